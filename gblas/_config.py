@@ -1,0 +1,64 @@
+"""Process-wide tunables (every threshold of the planner is a key here)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from .exceptions import InvalidValue
+
+_DEFAULTS: dict[str, Any] = {
+    # mxv direction for direction="auto" (GraphBLAST rule with hysteresis): switch from
+    # push to pull when nvals(x)/n rises above push_to_pull, back when it falls below
+    # pull_to_push.
+    "push_to_pull": 0.04,
+    "pull_to_push": 0.01,
+    # vectors whose density rises above this are stored as bitmaps, below it as sparse
+    "bitmap_density": 0.05,
+    # BFS direction rule (LAGraph), used by gblas.algorithms.bfs
+    "bfs_alpha": 8.0,
+    "bfs_beta1": 8.0,
+    "bfs_beta2": 512.0,
+    # default device for objects created without one: "cpu", "cuda", "cuda:N" or "auto"
+    "default_device": "cpu",
+}
+
+_config: dict[str, Any] = dict(_DEFAULTS)
+
+
+def get(key: str) -> Any:
+    """The value of a configuration key."""
+    try:
+        return _config[key]
+    except KeyError:
+        raise InvalidValue(
+            f"unknown config key {key!r}; known keys: {', '.join(sorted(_config))}"
+        ) from None
+
+
+def set(**kwargs: Any) -> None:  # noqa: A001 - mirrors python-graphblas' config API
+    """Set configuration keys, e.g. ``gblas.config.set(push_to_pull=0.1)``."""
+    for key in kwargs:
+        get(key)
+    _config.update(kwargs)
+
+
+def reset() -> None:
+    """Restore the defaults."""
+    _config.clear()
+    _config.update(_DEFAULTS)
+
+
+@contextmanager
+def override(**kwargs: Any) -> Iterator[None]:
+    """Temporarily set configuration keys."""
+    saved = {k: get(k) for k in kwargs}
+    set(**kwargs)
+    try:
+        yield
+    finally:
+        _config.update(saved)
+
+
+def as_dict() -> dict[str, Any]:
+    return dict(_config)

@@ -1,0 +1,111 @@
+"""What Vector and Matrix share: naming, devices, masks, ``<<``, indexing helpers."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import IndexOutOfBound, InvalidValue
+from .descriptor import Descriptor
+from .expr import Expression, Result, Updater, parse_call_args
+from .mask import Mask
+
+_names = itertools.count()
+
+
+def auto_name(prefix: str) -> str:
+    return f"{prefix}_{next(_names)}"
+
+
+class Collection:
+    """Base of Vector and Matrix."""
+
+    ndim: int = 0
+    _name: str
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self._name = str(value)
+
+    @property
+    def S(self) -> Mask:  # noqa: N802 - GraphBLAS name
+        """Structural mask: true where an entry is present."""
+        return Mask(self, structure=True)
+
+    @property
+    def V(self) -> Mask:  # noqa: N802 - GraphBLAS name
+        """Value mask: true where an entry is present and nonzero."""
+        return Mask(self, structure=False)
+
+    def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False,
+                 desc: Descriptor | None = None) -> Updater:
+        """``out(mask, accum, replace=...)`` — the output side of ``<<``."""
+        mask, accum = parse_call_args(args, mask, accum)
+        return Updater(self, mask, accum, replace, desc)
+
+    def __lshift__(self, rhs: Any) -> None:
+        Updater(self).update(rhs)
+
+    def update(self, rhs: Any) -> None:
+        Updater(self).update(rhs)
+
+    def __ilshift__(self, rhs: Any) -> Any:
+        Updater(self).update(rhs)
+        return self
+
+    def _as_expression(self) -> Expression:
+        """The identity expression (``out << v`` copies v through the mask/accum)."""
+        data = self._data
+        return Expression("identity", self.ndim, self.shape, self.dtype, self.device,
+                          lambda mask, desc: Result(data), (self,))
+
+    def __bool__(self) -> bool:
+        raise InvalidValue(
+            f"the truth value of a {type(self).__name__} is ambiguous; use .nvals or isequal"
+        )
+
+
+def normalize_index(i: Any, size: int, what: str = "index") -> int:
+    """A Python int in [0, size) (negative counts from the end)."""
+    try:
+        j = int(i)
+    except (TypeError, ValueError):
+        raise InvalidValue(f"{what} must be an integer, got {type(i).__name__}") from None
+    if isinstance(i, (bool, np.bool_)) or j != i:
+        raise InvalidValue(f"{what} must be an integer, got {i!r}")
+    if j < -size or j >= size:
+        raise IndexOutOfBound(f"{what} {i} is out of range for size {size}")
+    return j + size if j < 0 else j
+
+
+def is_scalar_index(i: Any) -> bool:
+    return isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
+
+
+def index_array(idx: Any, size: int, what: str = "index") -> Any:
+    """Index list/slice/array -> int64 NumPy array of positions in [0, size)."""
+    if isinstance(idx, slice):
+        return np.arange(size, dtype=np.int64)[idx]
+    if idx is Ellipsis:
+        return np.arange(size, dtype=np.int64)
+    arr = np.asarray(idx.get() if hasattr(idx, "get") else idx)
+    if arr.ndim != 1:
+        raise InvalidValue(f"{what} list must be one-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        return np.empty(0, dtype=np.int64)
+    if arr.dtype.kind not in "iu":
+        raise InvalidValue(f"{what} list must hold integers, got dtype {arr.dtype}")
+    arr = arr.astype(np.int64)
+    bad = (arr < -size) | (arr >= size)
+    if bad.any():
+        raise IndexOutOfBound(
+            f"{what} {int(arr[bad][0])} is out of range for size {size} "
+            f"({int(bad.sum())} bad entries)"
+        )
+    return np.where(arr < 0, arr + size, arr)

@@ -1,0 +1,233 @@
+"""Lazy expressions and the ``out(mask=…, accum=…, replace=…) << expr`` protocol.
+
+An expression holds its operands and a compute function; nothing runs until it meets an
+output, so the planner sees the mask (and can fuse it) before it picks a kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .._device import same_device
+from ..dtypes import DataType, dtype_of_value, lookup_dtype
+from ..exceptions import DimensionMismatch, DomainMismatch, InvalidObject, InvalidValue
+from ..semirings.model import BinaryOp, Monoid
+from .descriptor import Descriptor, as_descriptor
+from .mask import Mask
+
+
+@dataclass
+class Result:
+    """What a compute function returns: T's data and whether the mask is already applied."""
+
+    data: Any  # VecData, CSR, or (value, present) for scalars
+    mask_applied: bool = False
+
+
+ComputeFn = Callable[[Mask | None, Descriptor | None], Result]
+
+
+class Expression:
+    """A lazy GraphBLAS operation producing a Vector (ndim 1), Matrix (2) or Scalar (0)."""
+
+    def __init__(self, op: str, ndim: int, shape: tuple[int, ...], dtype: DataType,
+                 device: str, compute: ComputeFn, args: tuple[Any, ...] = ()) -> None:
+        self.op = op
+        self.ndim = ndim
+        self.shape = shape
+        self.dtype = dtype
+        self.device = device
+        self._compute = compute
+        self.args = args
+
+    @property
+    def output_type(self) -> type:
+        from .matrix import Matrix  # noqa: PLC0415
+        from .scalar import Scalar  # noqa: PLC0415
+        from .vector import Vector  # noqa: PLC0415
+
+        return {0: Scalar, 1: Vector, 2: Matrix}[self.ndim]
+
+    def new(self, dtype: Any = None, *, mask: Mask | None = None, name: str | None = None,
+            desc: Descriptor | None = None) -> Any:
+        """Materialise into a new object (of ``dtype``, default the expression's)."""
+        dt = self.dtype if dtype is None else lookup_dtype(dtype)
+        cls = self.output_type
+        if self.ndim == 0:
+            out = cls(dt, name=name, device=self.device)
+        elif self.ndim == 1:
+            out = cls(dt, self.shape[0], name=name, device=self.device)
+        else:
+            out = cls(dt, *self.shape, name=name, device=self.device)
+        if self.ndim == 0:
+            if mask is not None:
+                raise InvalidValue("a Scalar result takes no mask")
+            out(desc=desc).update(self)
+        else:
+            out(mask=mask, desc=desc).update(self)
+        return out
+
+    def _run(self, mask: Mask | None, desc: Descriptor | None) -> Result:
+        return self._compute(mask, desc)
+
+    # scalar expressions read like scalars
+    @property
+    def value(self) -> Any:
+        if self.ndim != 0:
+            raise InvalidObject(f"{self.op} gives a {self.output_type.__name__}; use .new()")
+        return self.new().value
+
+    def __int__(self) -> int:
+        return int(self.new())
+
+    def __float__(self) -> float:
+        return float(self.new())
+
+    def __bool__(self) -> bool:
+        if self.ndim != 0:
+            raise InvalidValue("an expression has no truth value; materialise it with .new()")
+        return bool(self.new())
+
+    def __eq__(self, other: object) -> bool:  # type: ignore[override]
+        if self.ndim != 0:
+            return NotImplemented
+        return self.new() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shape = "x".join(map(str, self.shape)) if self.shape else "scalar"
+        return f"<{self.output_type.__name__}Expression {self.op}: {shape}, {self.dtype}>"
+
+
+# ----------------------------------------------------------------------- the updater
+def _as_accum(accum: Any) -> BinaryOp | None:
+    if accum is None:
+        return None
+    if isinstance(accum, Monoid):
+        return accum.binaryop
+    if isinstance(accum, BinaryOp):
+        return accum
+    raise InvalidObject(f"accum must be a BinaryOp (e.g. gblas.binary.plus), got {accum!r}")
+
+
+def _as_mask(mask: Any, shape: tuple[int, ...], desc: Descriptor | None) -> Mask | None:
+    if mask is None:
+        return None
+    if not isinstance(mask, Mask):
+        raise InvalidObject(
+            f"a mask must be given as v.S (structure) or v.V (values), got "
+            f"{type(mask).__name__}; write out(mask=v.S) or out(~v.S)"
+        )
+    if mask.shape != shape:
+        raise DimensionMismatch(
+            f"mask has shape {mask.shape} but the output has shape {shape}; "
+            "use a mask of the output's shape"
+        )
+    if desc is not None and (desc.mask_structure or desc.mask_complement):
+        mask = Mask(mask.parent, structure=mask.structure or desc.mask_structure,
+                    complement=mask.complement != desc.mask_complement)
+    return mask
+
+
+class Updater:
+    """``out(mask, accum, replace)``: the left-hand side of ``<<``."""
+
+    def __init__(self, parent: Any, mask: Any = None, accum: Any = None,
+                 replace: bool = False, desc: Any = None) -> None:
+        self.desc = as_descriptor(desc)
+        self.parent = parent
+        self.mask = _as_mask(mask, parent.shape, self.desc)
+        self.accum = _as_accum(accum)
+        self.replace = bool(replace) or bool(self.desc is not None and self.desc.replace)
+        if self.replace and self.mask is None:
+            raise InvalidValue("replace=True needs a mask (it clears what the mask excludes)")
+        if self.mask is not None:
+            same_device(parent, self.mask, what="output and mask")
+
+    def __lshift__(self, rhs: Any) -> None:
+        self.update(rhs)
+
+    def __ilshift__(self, rhs: Any) -> Updater:
+        self.update(rhs)
+        return self
+
+    def update(self, rhs: Any) -> None:
+        """Run ``rhs`` (expression, collection or scalar) into the output."""
+        parent = self.parent
+        if isinstance(rhs, Expression):
+            expr = rhs
+        elif hasattr(rhs, "_as_expression"):
+            expr = rhs._as_expression()
+        elif parent.ndim > 0 and _is_scalar_like(rhs):
+            from ..ops.assign import assign_expr  # noqa: PLC0415
+
+            assign_expr(parent, None, rhs, self.mask, self.accum, self.replace, self.desc)
+            return
+        elif parent.ndim == 0:
+            from .scalar import scalar_value_expression  # noqa: PLC0415
+
+            expr = scalar_value_expression(rhs, parent.device)
+        else:
+            raise InvalidObject(
+                f"cannot assign a {type(rhs).__name__} to a {type(parent).__name__}; "
+                "expected an expression, a collection of the same kind or a scalar"
+            )
+        if expr.ndim != parent.ndim:
+            raise InvalidObject(
+                f"{expr.op} gives a {expr.output_type.__name__} but the output is a "
+                f"{type(parent).__name__}"
+            )
+        if expr.shape != parent.shape:
+            raise DimensionMismatch(
+                f"{expr.op} gives shape {expr.shape} but the output {parent.name} has shape "
+                f"{parent.shape}; resize the output or fix the operands"
+            )
+        same_device(parent, expr, what="output and expression")
+        if self.accum is not None:
+            self.accum.domain(parent.dtype, expr.dtype)
+        res = expr._run(self.mask, self.desc)
+        parent._write(res, self.mask, self.accum, self.replace)
+
+    def __getitem__(self, index: Any) -> Any:
+        from ..ops.assign import AssignTarget  # noqa: PLC0415
+
+        return AssignTarget(self.parent, index, self.mask, self.accum, self.replace, self.desc)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self[index].update(value)
+
+
+def _is_scalar_like(x: Any) -> bool:
+    from .scalar import Scalar  # noqa: PLC0415
+
+    if isinstance(x, Scalar):
+        return True
+    try:
+        dtype_of_value(x)
+    except DomainMismatch:
+        return False
+    return True
+
+
+def parse_call_args(args: tuple[Any, ...], mask: Any, accum: Any) -> tuple[Any, Any]:
+    """``out(m, accum)`` positional form of python-graphblas: a Mask and/or an operator."""
+    for a in args:
+        if isinstance(a, Mask):
+            if mask is not None:
+                raise InvalidValue("mask given twice")
+            mask = a
+        elif isinstance(a, (BinaryOp, Monoid)):
+            if accum is not None:
+                raise InvalidValue("accum given twice")
+            accum = a
+        elif a is None:
+            continue
+        else:
+            raise InvalidObject(
+                f"out(...) takes a mask (v.S, v.V, ~v.S) and/or an accumulator (binary.plus); "
+                f"got {type(a).__name__}. Masks must be given as .S or .V"
+            )
+    return mask, accum

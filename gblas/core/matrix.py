@@ -1,0 +1,478 @@
+"""Matrix: a sparse matrix that caches its representations (CSR, CSR of Aᵀ, COO, ...)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._device import get_array_module, move_array, normalize_device
+from ..dtypes import FP64, DataType, lookup_dtype
+from ..exceptions import DimensionMismatch, InvalidValue, NoValue
+from ..formats.csr.container import CSR
+from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp
+from .base import Collection, auto_name, index_array, is_scalar_index, normalize_index
+from .expr import Expression, Result
+
+
+class MatrixLike(Collection):
+    """Read-side API shared by Matrix and its transposed view ``A.T``."""
+
+    ndim = 2
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.nrows, self.ncols)
+
+    def mxv(self, other: Any, op: Semiring | None = None) -> Expression:
+        """A ⊕.⊗ v (default plus_times)."""
+        from ..ops.mxv import mxv_expr  # noqa: PLC0415
+
+        return mxv_expr(self, other, op)
+
+    def mxm(self, other: Any, op: Semiring | None = None) -> Expression:
+        """A ⊕.⊗ B (default plus_times)."""
+        from ..ops.mxm import mxm_expr  # noqa: PLC0415
+
+        return mxm_expr(self, other, op)
+
+    def __matmul__(self, other: Any) -> Expression:
+        from .vector import Vector  # noqa: PLC0415
+
+        return self.mxv(other) if isinstance(other, Vector) else self.mxm(other)
+
+    def ewise_add(self, other: Any, op: Any = None) -> Expression:
+        from ..ops.ewise import ewise_expr  # noqa: PLC0415
+
+        return ewise_expr("ewise_add", self, other, op)
+
+    def ewise_mult(self, other: Any, op: Any = None) -> Expression:
+        from ..ops.ewise import ewise_expr  # noqa: PLC0415
+
+        return ewise_expr("ewise_mult", self, other, op)
+
+    def apply(self, op: UnaryOp | BinaryOp | IndexUnaryOp | Monoid, right: Any = None, *,
+              left: Any = None) -> Expression:
+        from ..ops.apply import apply_expr  # noqa: PLC0415
+
+        return apply_expr(self, op, left=left, right=right)
+
+    def select(self, op: IndexUnaryOp | str, thunk: Any = None) -> Expression:
+        """Keep entries where op(x, i, j, thunk) holds: tril, triu, diag, offdiag, ``">"``..."""
+        from ..ops.select import select_expr  # noqa: PLC0415
+
+        return select_expr(self, op, thunk)
+
+    def reduce_rowwise(self, op: Monoid | BinaryOp | None = None) -> Expression:
+        from ..ops.reduce import reduce_matrix_expr  # noqa: PLC0415
+
+        return reduce_matrix_expr(self, op, "rows")
+
+    def reduce_columnwise(self, op: Monoid | BinaryOp | None = None) -> Expression:
+        from ..ops.reduce import reduce_matrix_expr  # noqa: PLC0415
+
+        return reduce_matrix_expr(self, op, "columns")
+
+    def reduce_scalar(self, op: Monoid | BinaryOp | None = None, *,
+                      allow_empty: bool = True) -> Expression:
+        from ..ops.reduce import reduce_matrix_expr  # noqa: PLC0415
+
+        return reduce_matrix_expr(self, op, "scalar")
+
+    def to_coo(self, dtype: Any = None, *, rows: bool = True, columns: bool = True,
+               values: bool = True) -> tuple[Any, Any, Any]:
+        """(rows, cols, values) as NumPy arrays, sorted row-major."""
+        csr = self._csr()
+        r, c = move_array(csr.row_ids(), "cpu"), move_array(csr.indices, "cpu")
+        v = move_array(csr.full_values(), "cpu")
+        if dtype is not None:
+            v = v.astype(lookup_dtype(dtype).np_type)
+        return (r.copy() if rows else None, c.copy() if columns else None,
+                v.copy() if values else None)
+
+    def to_csr(self, dtype: Any = None) -> tuple[Any, Any, Any]:
+        """(indptr, col_indices, values) as NumPy arrays."""
+        csr = self._csr()
+        v = move_array(csr.full_values(), "cpu")
+        if dtype is not None:
+            v = v.astype(lookup_dtype(dtype).np_type)
+        return (move_array(csr.indptr, "cpu").copy(), move_array(csr.indices, "cpu").copy(),
+                v.copy())
+
+    def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:
+        dt = lookup_dtype(dtype) if dtype is not None else self.dtype
+        if fill_value is None and self.nvals != self.nrows * self.ncols:
+            raise NoValue(f"{self.name} has missing values; pass fill_value")
+        r, c, v = self.to_coo(dt)
+        out = np.full(self.shape, 0 if fill_value is None else fill_value, dtype=dt.np_type)
+        out[r, c] = v
+        return out
+
+    def to_scipy_sparse(self, format: str = "csr") -> Any:  # noqa: A002
+        """A SciPy sparse matrix (``csr``, ``csc``, ``coo``) on the host."""
+        import scipy.sparse as sp  # noqa: PLC0415
+
+        indptr, idx, vals = self.to_csr()
+        m = sp.csr_matrix((vals, idx, indptr), shape=self.shape)
+        if format not in ("csr", "csc", "coo", "lil", "dok", "dia", "bsr"):
+            raise InvalidValue(f"unknown SciPy format {format!r}")
+        return m.asformat(format)
+
+    def isequal(self, other: Any, *, check_dtype: bool = False) -> bool:
+        from ..ops.compare import isequal  # noqa: PLC0415
+
+        return isequal(self, other, check_dtype=check_dtype)
+
+    def isclose(self, other: Any, *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
+                check_dtype: bool = False) -> bool:
+        from ..ops.compare import isequal  # noqa: PLC0415
+
+        return isequal(self, other, check_dtype=check_dtype, rel_tol=rel_tol, abs_tol=abs_tol)
+
+    def __getitem__(self, index: Any) -> Any:
+        from ..ops.extract import (  # noqa: PLC0415
+            ScalarIndexExpr, matrix_extract, matrix_extract_col, matrix_extract_row,
+        )
+
+        if not isinstance(index, tuple) or len(index) != 2:
+            raise InvalidValue("matrix indexing needs two indices: A[i, j], A[I, J]")
+        ri, ci = index
+        if is_scalar_index(ri) and is_scalar_index(ci):
+            return ScalarIndexExpr(self, (normalize_index(ri, self.nrows, "row"),
+                                          normalize_index(ci, self.ncols, "column")))
+        if is_scalar_index(ri):
+            return matrix_extract_row(self, normalize_index(ri, self.nrows, "row"),
+                                      index_array(ci, self.ncols, "column"))
+        if is_scalar_index(ci):
+            return matrix_extract_col(self, index_array(ri, self.nrows, "row"),
+                                      normalize_index(ci, self.ncols, "column"))
+        return matrix_extract(self, index_array(ri, self.nrows, "row"),
+                              index_array(ci, self.ncols, "column"))
+
+
+class Matrix(MatrixLike):
+    """A GraphBLAS matrix (``nrows`` × ``ncols`` of ``dtype``) on a device."""
+
+    def __init__(self, dtype: Any = FP64, nrows: int = 0, ncols: int = 0, *,
+                 name: str | None = None, device: str | None = None) -> None:
+        if int(nrows) < 0 or int(ncols) < 0:
+            raise InvalidValue(f"shape must be non-negative, got ({nrows}, {ncols})")
+        self.device = normalize_device(device)
+        self._name = name or auto_name("M")
+        xp = get_array_module(self.device)
+        dt = lookup_dtype(dtype)
+        self._set(CSR(int(nrows), int(ncols), xp.zeros(int(nrows) + 1, dtype=np.int64),
+                      xp.empty(0, dtype=np.int64), xp.empty(0, dtype=dt.np_type), dt))
+
+    # ------------------------------------------------------------------ storage
+    def _set(self, csr: CSR, primary: str = "csr") -> None:
+        self._reps: dict[str, Any] = {"csr": csr}
+        self._primary = primary
+        self._keys_cache: tuple[Any, Any] | None = None
+        self._last_direction: dict[bool, str] = {}
+        if primary != "csr":
+            self.to_format(primary)
+
+    @classmethod
+    def _from_csr(cls, csr: CSR, device: str, name: str | None = None) -> Matrix:
+        m = cls.__new__(cls)
+        m.device = device
+        m._name = name or auto_name("M")
+        m._set(csr)
+        return m
+
+    def _csr(self) -> CSR:
+        if "csr" not in self._reps:
+            from ..formats import to_csr  # noqa: PLC0415
+
+            self._reps["csr"] = to_csr(self._reps[self._primary])
+        return self._reps["csr"]
+
+    def _csr_T(self) -> CSR:  # noqa: N802
+        """CSR of Aᵀ (cached: pull on A.T and push on A read it)."""
+        if "csr_T" not in self._reps:
+            from ..formats import transpose_csr  # noqa: PLC0415
+
+            self._reps["csr_T"] = transpose_csr(self._csr())
+        return self._reps["csr_T"]
+
+    def _rep(self, name: str, transposed: bool = False, **params: Any) -> Any:
+        """The representation ``name`` of A (or of Aᵀ), built and cached on first use."""
+        from ..formats import build_format, format_key  # noqa: PLC0415
+
+        if name == "csr":
+            return self._csr_T() if transposed else self._csr()
+        key = format_key(name, transposed, params)
+        if key not in self._reps:
+            base = self._csr_T() if transposed else self._csr()
+            self._reps[key] = build_format(name, base, **params)
+        return self._reps[key]
+
+    def _keys(self) -> tuple[Any, Any]:
+        """Row-major keys and values of the entries (masks and write-back use them)."""
+        if self._keys_cache is None:
+            from ..ops.entries import csr_keys  # noqa: PLC0415
+
+            csr = self._csr()
+            self._keys_cache = (csr_keys(csr), csr.full_values())
+        return self._keys_cache
+
+    @property
+    def format(self) -> str:
+        """The primary format."""
+        return self._primary
+
+    @property
+    def formats(self) -> list[str]:
+        """Names of the cached representations (``csr_T`` is CSR of Aᵀ)."""
+        return list(self._reps)
+
+    def to_format(self, name: str, **params: Any) -> Matrix:
+        """Build (or reuse) representation ``name`` and make it the primary one; returns self.
+
+        ``A.to_format("coo")``; later formats take parameters, e.g.
+        ``A.to_format("sellcs", C=32, sigma=n)``.
+        """
+        from ..formats import format_key  # noqa: PLC0415
+
+        self._rep(name, **params)
+        self._primary = format_key(name, False, params)
+        return self
+
+    @property
+    def is_iso(self) -> bool:
+        """All stored values are equal and stored once."""
+        return self._csr().is_iso
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_coo(cls, rows: Any, columns: Any, values: Any = 1.0, dtype: Any = None, *,
+                 nrows: int | None = None, ncols: int | None = None,
+                 dup_op: BinaryOp | Monoid | None = None, name: str | None = None,
+                 device: str | None = None) -> Matrix:
+        """Build from coordinates; a scalar ``values`` makes an iso-valued matrix."""
+        from ..ops.build import build_matrix_csr  # noqa: PLC0415
+
+        dev = normalize_device(device)
+        csr = build_matrix_csr(rows, columns, values, dtype, nrows, ncols, dup_op)
+        return cls._from_csr(csr.to(dev) if dev != "cpu" else csr, dev, name)
+
+    @classmethod
+    def from_csr(cls, indptr: Any, col_indices: Any, values: Any = 1.0, dtype: Any = None, *,
+                 nrows: int | None = None, ncols: int | None = None, name: str | None = None,
+                 device: str | None = None) -> Matrix:
+        """Build from CSR arrays (column indices need not be sorted; no duplicates)."""
+        from ..ops.build import csr_arrays_to_coo  # noqa: PLC0415
+
+        rows, cols, nrows = csr_arrays_to_coo(indptr, col_indices, nrows)
+        return cls.from_coo(rows, cols, values, dtype, nrows=nrows, ncols=ncols, name=name,
+                            device=device)
+
+    @classmethod
+    def from_dense(cls, values: Any, missing_value: Any = None, *, dtype: Any = None,
+                   name: str | None = None, device: str | None = None) -> Matrix:
+        arr = np.asarray(values.get() if hasattr(values, "get") else values)
+        if arr.ndim != 2:
+            raise DimensionMismatch(f"from_dense needs a 2-D array, got shape {arr.shape}")
+        dt = lookup_dtype(dtype if dtype is not None else arr.dtype)
+        arr = arr.astype(dt.np_type)
+        present = np.ones(arr.shape, bool) if missing_value is None else arr != missing_value
+        r, c = np.nonzero(present)
+        return cls.from_coo(r, c, arr[r, c], dt, nrows=arr.shape[0], ncols=arr.shape[1],
+                            name=name, device=device)
+
+    @classmethod
+    def from_scipy_sparse(cls, S: Any, *, dtype: Any = None, dup_op: Any = None,  # noqa: N803
+                          name: str | None = None, device: str | None = None) -> Matrix:
+        """From any SciPy sparse matrix or array (duplicates need ``dup_op``)."""
+        coo = S.tocoo()
+        return cls.from_coo(coo.row, coo.col, coo.data, dtype, nrows=coo.shape[0],
+                            ncols=coo.shape[1], dup_op=dup_op, name=name, device=device)
+
+    @classmethod
+    def from_networkx(cls, G: Any, *, nodelist: Any = None, dtype: Any = None,  # noqa: N803
+                      weight: str | None = "weight", name: str | None = None,
+                      device: str | None = None) -> Matrix:
+        """Adjacency matrix of a NetworkX graph (``weight=None`` for a structure-only bool)."""
+        import networkx as nx  # noqa: PLC0415
+
+        S = nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, format="coo",
+                                     dtype=None if weight else bool)
+        if weight is None:
+            return cls.from_coo(S.row, S.col, True, dtype or bool, nrows=S.shape[0],
+                                ncols=S.shape[1], name=name, device=device)
+        return cls.from_scipy_sparse(S, dtype=dtype, name=name, device=device)
+
+    def build(self, rows: Any, columns: Any, values: Any, *, dup_op: Any = None,
+              clear: bool = False) -> None:
+        from ..exceptions import OutputNotEmpty  # noqa: PLC0415
+        from ..ops.build import build_matrix_csr  # noqa: PLC0415
+
+        if self.nvals and not clear:
+            raise OutputNotEmpty(f"{self.name} has {self.nvals} values; pass clear=True")
+        csr = build_matrix_csr(rows, columns, values, self.dtype, self.nrows, self.ncols,
+                               dup_op)
+        self._set(csr.to(self.device) if self.device != "cpu" else csr)
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def nrows(self) -> int:
+        return next(iter(self._reps.values())).nrows
+
+    @property
+    def ncols(self) -> int:
+        return next(iter(self._reps.values())).ncols
+
+    @property
+    def nvals(self) -> int:
+        return self._csr().nnz
+
+    @property
+    def dtype(self) -> DataType:
+        return next(iter(self._reps.values())).dtype
+
+    @property
+    def T(self) -> TransposedMatrix:  # noqa: N802
+        """The transpose, as a view (``A.T.new()`` materialises it)."""
+        return TransposedMatrix(self)
+
+    @property
+    def _data(self) -> CSR:
+        return self._csr()
+
+    # ------------------------------------------------------------------ elements
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self()[index].update(value)
+
+    def __delitem__(self, index: Any) -> None:
+        from ..ops.assign import delete_element  # noqa: PLC0415
+
+        if not (isinstance(index, tuple) and len(index) == 2
+                and all(is_scalar_index(i) for i in index)):
+            raise InvalidValue("del A[i, j] takes two integer indices")
+        delete_element(self, (normalize_index(index[0], self.nrows, "row"),
+                              normalize_index(index[1], self.ncols, "column")))
+
+    def _write(self, res: Result, mask: Any, accum: Any, replace: bool) -> None:
+        from ..ops.writeback import writeback_matrix  # noqa: PLC0415
+
+        self._set(writeback_matrix(self._csr(), res.data, mask, accum, replace,
+                                   res.mask_applied))
+
+    # ------------------------------------------------------------------ whole-object
+    def dup(self, dtype: Any = None, *, name: str | None = None) -> Matrix:
+        csr = self._csr()
+        copy = CSR(csr.nrows, csr.ncols, csr.indptr.copy(), csr.indices.copy(),
+                   None if csr.values is None else csr.values.copy(), csr.dtype, csr.iso)
+        if dtype is not None:
+            copy = copy.astype(lookup_dtype(dtype))
+        return Matrix._from_csr(copy, self.device, name)
+
+    def clear(self) -> None:
+        xp = get_array_module(self.device)
+        self._set(CSR(self.nrows, self.ncols, xp.zeros(self.nrows + 1, dtype=np.int64),
+                      xp.empty(0, dtype=np.int64), xp.empty(0, dtype=self.dtype.np_type),
+                      self.dtype))
+
+    def resize(self, nrows: int, ncols: int) -> None:
+        """Grow or shrink; entries outside the new shape are dropped."""
+        if int(nrows) < 0 or int(ncols) < 0:
+            raise InvalidValue(f"shape must be non-negative, got ({nrows}, {ncols})")
+        from ..ops.entries import csr_from_keys  # noqa: PLC0415
+
+        csr = self._csr()
+        r, c, v = csr.row_ids(), csr.indices, csr.full_values()
+        keep = (r < nrows) & (c < ncols)
+        keys = r[keep] * max(int(ncols), 1) + c[keep]
+        self._set(csr_from_keys(int(nrows), int(ncols), keys, v[keep], self.dtype))
+
+    def to(self, device: str) -> Matrix:
+        """A copy on ``device``; self if already there."""
+        dev = normalize_device(device)
+        if dev == self.device:
+            return self
+        return Matrix._from_csr(self._csr().to(dev), dev, self.name)
+
+    def __repr__(self) -> str:
+        head = (f'"{self.name}" nvals={self.nvals} nrows={self.nrows} ncols={self.ncols} '
+                f"dtype={self.dtype} format={self.format} device={self.device}")
+        lines = [f"gblas.Matrix({head})"]
+        if self.nvals:
+            r, c, v = self.to_coo()
+            for i, j, x in zip(r[:10].tolist(), c[:10].tolist(), v[:10].tolist()):
+                lines.append(f"  ({i}, {j}) {x}")
+            if self.nvals > 10:
+                lines.append(f"  ... {self.nvals - 10} more")
+        return "\n".join(lines)
+
+
+class TransposedMatrix(MatrixLike):
+    """``A.T``: reads A through its cached transpose; no copy until ``.new()``."""
+
+    def __init__(self, matrix: Matrix) -> None:
+        self._matrix = matrix
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return f"{self._matrix.name}.T"
+
+    @property
+    def device(self) -> str:
+        return self._matrix.device
+
+    @property
+    def nrows(self) -> int:
+        return self._matrix.ncols
+
+    @property
+    def ncols(self) -> int:
+        return self._matrix.nrows
+
+    @property
+    def nvals(self) -> int:
+        return self._matrix.nvals
+
+    @property
+    def dtype(self) -> DataType:
+        return self._matrix.dtype
+
+    @property
+    def T(self) -> Matrix:  # noqa: N802
+        return self._matrix
+
+    @property
+    def _last_direction(self) -> dict[bool, str]:
+        return self._matrix._last_direction
+
+    def _csr(self) -> CSR:
+        return self._matrix._csr_T()
+
+    def _csr_T(self) -> CSR:  # noqa: N802
+        return self._matrix._csr()
+
+    def _rep(self, name: str, transposed: bool = False, **params: Any) -> Any:
+        return self._matrix._rep(name, not transposed, **params)
+
+    @property
+    def _data(self) -> CSR:
+        return self._csr()
+
+    def _as_expression(self) -> Expression:
+        csr = self._csr()
+        return Expression("transpose", 2, self.shape, self.dtype, self.device,
+                          lambda mask, desc: Result(csr), (self,))
+
+    def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Matrix:
+        return self._as_expression().new(dtype, mask=mask, name=name)
+
+    def dup(self, dtype: Any = None, *, name: str | None = None) -> Matrix:
+        return self.new(dtype, name=name)
+
+    @property
+    def S(self) -> Any:  # noqa: N802
+        raise InvalidValue("a mask cannot be a transposed view; materialise it: A.T.new().S")
+
+    V = S
+
+    def __repr__(self) -> str:
+        return f"gblas.TransposedMatrix of {self._matrix!r}"

@@ -1,0 +1,155 @@
+"""Scalar: one value of a GraphBLAS type, or empty."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._device import normalize_device
+from ..dtypes import FP64, DataType, dtype_of_value, lookup_dtype
+from ..exceptions import EmptyObject, InvalidValue
+from .base import auto_name
+from .expr import Expression, Result, Updater, parse_call_args
+
+
+class Scalar:
+    """A GraphBLAS scalar (``value`` is None when empty)."""
+
+    ndim = 0
+    shape: tuple[()] = ()
+
+    def __init__(self, dtype: Any = FP64, *, name: str | None = None,
+                 device: str | None = None) -> None:
+        self.dtype: DataType = lookup_dtype(dtype)
+        self.device = normalize_device(device)
+        self.name = name or auto_name("s")
+        self._value: Any = None
+
+    @classmethod
+    def from_value(cls, value: Any, dtype: Any = None, *, name: str | None = None,
+                   device: str | None = None) -> Scalar:
+        s = cls(lookup_dtype(dtype) if dtype is not None else dtype_of_value(value), name=name,
+                device=device)
+        s.value = value
+        return s
+
+    @property
+    def value(self) -> Any:
+        """The Python value, or None when empty."""
+        return self._value
+
+    @value.setter
+    def value(self, x: Any) -> None:
+        if x is None:
+            self._value = None
+            return
+        if isinstance(x, Scalar):
+            x = x.value
+        try:
+            self._value = self.dtype.cast(x)
+        except (TypeError, ValueError) as e:
+            raise InvalidValue(f"cannot store {x!r} in a {self.dtype} scalar: {e}") from None
+
+    @property
+    def is_empty(self) -> bool:
+        return self._value is None
+
+    @property
+    def nvals(self) -> int:
+        return 0 if self._value is None else 1
+
+    def clear(self) -> None:
+        self._value = None
+
+    def dup(self, dtype: Any = None, *, name: str | None = None) -> Scalar:
+        s = Scalar(dtype if dtype is not None else self.dtype, name=name, device=self.device)
+        s.value = self._value
+        return s
+
+    def to(self, device: str) -> Scalar:
+        s = self.dup()
+        s.device = normalize_device(device)
+        return s
+
+    def isequal(self, other: Any, *, check_dtype: bool = False) -> bool:
+        if isinstance(other, Scalar):
+            if check_dtype and other.dtype != self.dtype:
+                return False
+            return self._value == other._value
+        return self._value == other
+
+    def isclose(self, other: Any, *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
+                check_dtype: bool = False) -> bool:
+        ov = other.value if isinstance(other, Scalar) else other
+        if check_dtype and isinstance(other, Scalar) and other.dtype != self.dtype:
+            return False
+        if self._value is None or ov is None:
+            return self._value is None and ov is None
+        return bool(np.isclose(self._value, ov, rtol=rel_tol, atol=abs_tol))
+
+    def __call__(self, *args: Any, accum: Any = None, desc: Any = None) -> Updater:
+        _, accum = parse_call_args(args, None, accum)
+        return Updater(self, None, accum, False, desc)
+
+    def __lshift__(self, rhs: Any) -> None:
+        Updater(self).update(rhs)
+
+    def update(self, rhs: Any) -> None:
+        Updater(self).update(rhs)
+
+    def _write(self, res: Result, mask: Any, accum: Any, replace: bool) -> None:
+        value, present = res.data
+        if not present:
+            if accum is None:
+                self._value = None
+            return
+        if accum is not None and self._value is not None:
+            from ..ops.entries import binary_values  # noqa: PLC0415
+
+            a = np.asarray([self._value], dtype=self.dtype.np_type)
+            b = np.asarray([value])
+            domain = accum.domain(self.dtype, lookup_dtype(b.dtype))
+            value = binary_values(accum, a, b, domain, self.dtype)[0]
+        self.value = value.item() if hasattr(value, "item") else value
+
+    def _as_expression(self) -> Expression:
+        data = (self._value, self._value is not None)
+        return Expression("identity", 0, (), self.dtype, self.device,
+                          lambda mask, desc: Result(data), (self,))
+
+    def _require(self) -> Any:
+        if self._value is None:
+            raise EmptyObject(f"scalar {self.name} is empty")
+        return self._value
+
+    def __int__(self) -> int:
+        return int(self._require())
+
+    def __float__(self) -> float:
+        return float(self._require())
+
+    def __index__(self) -> int:
+        if not (self.dtype.is_integer or self.dtype.is_bool):
+            raise InvalidValue(f"a {self.dtype} scalar is not an index")
+        return int(self._require())
+
+    def __bool__(self) -> bool:
+        return bool(self._value) if self._value is not None else False
+
+    def __eq__(self, other: object) -> bool:  # type: ignore[override]
+        return self.isequal(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f'gblas.Scalar("{self.name}" value={self._value!r} dtype={self.dtype})'
+
+
+def scalar_value_expression(value: Any, device: str) -> Expression:
+    """``s << 5``: the identity expression of a Python value."""
+    if isinstance(value, Scalar):
+        return value._as_expression()
+    dt = dtype_of_value(value)
+    return Expression("identity", 0, (), dt, device,
+                      lambda mask, desc: Result((value, True)), ())

@@ -1,0 +1,275 @@
+"""Vector: a sparse vector stored ``sparse``, ``bitmap`` or ``full`` on a device."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._device import get_array_module, move_array, normalize_device
+from ..dtypes import FP64, DataType, dtype_of_value, lookup_dtype
+from ..exceptions import DimensionMismatch, InvalidValue, NoValue
+from ..formats.vector import VecData
+from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp
+from .base import Collection, auto_name, index_array, is_scalar_index, normalize_index
+from .expr import Expression, Result
+
+
+class Vector(Collection):
+    """A GraphBLAS vector of ``size`` elements of ``dtype`` living on ``device``."""
+
+    ndim = 1
+
+    def __init__(self, dtype: Any = FP64, size: int = 0, *, name: str | None = None,
+                 device: str | None = None) -> None:
+        if int(size) < 0:
+            raise InvalidValue(f"size must be >= 0, got {size}")
+        self.device = normalize_device(device)
+        self._name = name or auto_name("v")
+        dt = lookup_dtype(dtype)
+        self._data = VecData.empty(int(size), dt, get_array_module(self.device))
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def _from_data(cls, data: VecData, device: str, name: str | None = None) -> Vector:
+        v = cls.__new__(cls)
+        v.device = device
+        v._name = name or auto_name("v")
+        v._data = data
+        return v
+
+    @classmethod
+    def from_coo(cls, indices: Any, values: Any = 1.0, dtype: Any = None, *,
+                 size: int | None = None, dup_op: BinaryOp | Monoid | None = None,
+                 name: str | None = None, device: str | None = None) -> Vector:
+        """Build from indices and values (a scalar value makes an iso vector)."""
+        from ..ops.build import build_vector_data  # noqa: PLC0415
+
+        dev = normalize_device(device)
+        data = build_vector_data(indices, values, dtype, size, dup_op)
+        return cls._from_data(data.to(dev) if dev != "cpu" else data, dev, name)
+
+    @classmethod
+    def from_dense(cls, values: Any, missing_value: Any = None, *, dtype: Any = None,
+                   name: str | None = None, device: str | None = None) -> Vector:
+        """Every element present, except those equal to ``missing_value``."""
+        arr = np.asarray(values.get() if hasattr(values, "get") else values)
+        if arr.ndim != 1:
+            raise DimensionMismatch(f"from_dense needs a 1-D array, got shape {arr.shape}")
+        dt = lookup_dtype(dtype if dtype is not None else arr.dtype)
+        arr = arr.astype(dt.np_type)
+        if missing_value is None:
+            data = VecData.full(arr.shape[0], dt, arr)
+        else:
+            bits = arr != missing_value
+            data = VecData.bitmap(arr.shape[0], dt, bits, arr).normalized()
+        dev = normalize_device(device)
+        return cls._from_data(data.to(dev) if dev != "cpu" else data, dev, name)
+
+    def build(self, indices: Any, values: Any, *, dup_op: Any = None,
+              clear: bool = False) -> None:
+        """Insert entries (the vector must be empty unless ``clear``)."""
+        from ..exceptions import OutputNotEmpty  # noqa: PLC0415
+        from ..ops.build import build_vector_data  # noqa: PLC0415
+
+        if self.nvals and not clear:
+            raise OutputNotEmpty(f"{self.name} has {self.nvals} values; pass clear=True")
+        data = build_vector_data(indices, values, self.dtype, self.size, dup_op)
+        self._data = data.to(self.device) if self.device != "cpu" else data
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def size(self) -> int:
+        return self._data.size
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (self._data.size,)
+
+    @property
+    def nvals(self) -> int:
+        return self._data.nvals
+
+    @property
+    def dtype(self) -> DataType:
+        return self._data.dtype
+
+    @property
+    def format(self) -> str:
+        """Storage: ``sparse``, ``bitmap`` or ``full``."""
+        return self._data.kind
+
+    def to_format(self, kind: str) -> Vector:
+        """Store as ``sparse``, ``bitmap`` or ``full`` (in place; returns self)."""
+        if kind not in ("sparse", "bitmap", "full"):
+            raise InvalidValue(f"vector storage must be sparse, bitmap or full, got {kind!r}")
+        self._data = self._data.to_kind(kind)
+        return self
+
+    def __len__(self) -> int:
+        return self.size
+
+    # ------------------------------------------------------------------ export
+    def to_coo(self, dtype: Any = None, *, indices: bool = True,
+               values: bool = True) -> tuple[Any, Any]:
+        """(indices, values) as NumPy arrays, sorted by index."""
+        idx, vals = self._data.as_sparse()
+        idx, vals = move_array(idx, "cpu"), move_array(vals, "cpu")
+        if dtype is not None:
+            vals = vals.astype(lookup_dtype(dtype).np_type)
+        return (idx.copy() if indices else None, vals.copy() if values else None)
+
+    def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:
+        """A NumPy array; missing elements get ``fill_value`` (required if any are missing)."""
+        dt = lookup_dtype(dtype) if dtype is not None else self.dtype
+        bits, vals = self._data.as_bitmap()
+        bits, vals = move_array(bits, "cpu"), move_array(vals, "cpu")
+        if fill_value is None and not bits.all():
+            raise NoValue(
+                f"{self.name} has {self.size - self.nvals} missing values; pass fill_value"
+            )
+        out = vals.astype(dt.np_type, copy=True)
+        if fill_value is not None:
+            out[~bits] = fill_value
+        return out
+
+    # ------------------------------------------------------------------ elements
+    def __getitem__(self, index: Any) -> Any:
+        from ..ops.extract import ScalarIndexExpr, vector_extract  # noqa: PLC0415
+
+        if isinstance(index, tuple) and len(index) == 1:
+            index = index[0]
+        if is_scalar_index(index):
+            return ScalarIndexExpr(self, (normalize_index(index, self.size),))
+        return vector_extract(self, index_array(index, self.size))
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self()[index].update(value)
+
+    def __delitem__(self, index: Any) -> None:
+        from ..ops.assign import delete_element  # noqa: PLC0415
+
+        if not is_scalar_index(index):
+            raise InvalidValue("del v[i] takes one integer index")
+        delete_element(self, (normalize_index(index, self.size),))
+
+    def __contains__(self, index: Any) -> bool:
+        i = normalize_index(index, self.size)
+        return bool(self._data.present_bits()[i])
+
+    def __iter__(self):
+        return iter(self.to_coo(values=False)[0].tolist())
+
+    def get(self, index: int, default: Any = None) -> Any:
+        v = self[index].value
+        return default if v is None else v
+
+    # ------------------------------------------------------------------ whole-object
+    def dup(self, dtype: Any = None, *, name: str | None = None) -> Vector:
+        data = self._data
+        data = VecData(data.size, data.dtype, data.kind, data.values.copy(),
+                       None if data.indices is None else data.indices.copy(),
+                       None if data.bits is None else data.bits.copy(), data._nvals)
+        if dtype is not None:
+            data = data.astype(lookup_dtype(dtype))
+        return Vector._from_data(data, self.device, name)
+
+    def clear(self) -> None:
+        self._data = VecData.empty(self.size, self.dtype, get_array_module(self.device))
+
+    def resize(self, size: int) -> None:
+        """Grow or shrink; entries past the new size are dropped."""
+        if int(size) < 0:
+            raise InvalidValue(f"size must be >= 0, got {size}")
+        idx, vals = self._data.as_sparse()
+        keep = idx < size
+        self._data = VecData.sparse(int(size), self.dtype, idx[keep], vals[keep]).normalized()
+
+    def to(self, device: str) -> Vector:
+        """A copy on ``device`` ("cpu", "cuda", "cuda:N"); self if already there."""
+        dev = normalize_device(device)
+        if dev == self.device:
+            return self
+        return Vector._from_data(self._data.to(dev), dev, self.name)
+
+    def isequal(self, other: Vector, *, check_dtype: bool = False) -> bool:
+        """Same size, same structure and equal values (and dtype if ``check_dtype``)."""
+        from ..ops.compare import isequal  # noqa: PLC0415
+
+        return isequal(self, other, check_dtype=check_dtype)
+
+    def isclose(self, other: Vector, *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
+                check_dtype: bool = False) -> bool:
+        from ..ops.compare import isequal  # noqa: PLC0415
+
+        return isequal(self, other, check_dtype=check_dtype, rel_tol=rel_tol, abs_tol=abs_tol)
+
+    def _write(self, res: Result, mask: Any, accum: Any, replace: bool) -> None:
+        from ..ops.writeback import writeback_vector  # noqa: PLC0415
+
+        self._data = writeback_vector(self._data, res.data, mask, accum, replace,
+                                      res.mask_applied)
+
+    # ------------------------------------------------------------------ operations
+    def vxm(self, other: Any, op: Semiring | None = None) -> Expression:
+        """u ⊕.⊗ A (default plus_times)."""
+        from ..ops.mxv import vxm_expr  # noqa: PLC0415
+
+        return vxm_expr(self, other, op)
+
+    def __matmul__(self, other: Any) -> Expression:
+        from ..ops.mxv import inner_expr, vxm_expr  # noqa: PLC0415
+
+        if isinstance(other, Vector):
+            return inner_expr(self, other, None)
+        return vxm_expr(self, other, None)
+
+    def inner(self, other: Vector, op: Semiring | None = None) -> Expression:
+        """The scalar ⊕_i u_i ⊗ v_i."""
+        from ..ops.mxv import inner_expr  # noqa: PLC0415
+
+        return inner_expr(self, other, op)
+
+    def ewise_add(self, other: Vector, op: Any = None) -> Expression:
+        """Union: op where both are present, the present value elsewhere (default plus)."""
+        from ..ops.ewise import ewise_expr  # noqa: PLC0415
+
+        return ewise_expr("ewise_add", self, other, op)
+
+    def ewise_mult(self, other: Vector, op: Any = None) -> Expression:
+        """Intersection with op (default times)."""
+        from ..ops.ewise import ewise_expr  # noqa: PLC0415
+
+        return ewise_expr("ewise_mult", self, other, op)
+
+    def apply(self, op: UnaryOp | BinaryOp | IndexUnaryOp | Monoid, right: Any = None, *,
+              left: Any = None) -> Expression:
+        """f(x), f(x, right), f(left, x) or an index-unary f(x, i, 0, thunk=right)."""
+        from ..ops.apply import apply_expr  # noqa: PLC0415
+
+        return apply_expr(self, op, left=left, right=right)
+
+    def select(self, op: IndexUnaryOp | str, thunk: Any = None) -> Expression:
+        """Keep the entries where op(x, i, 0, thunk) holds (``"tril"``, ``">"``, ...)."""
+        from ..ops.select import select_expr  # noqa: PLC0415
+
+        return select_expr(self, op, thunk)
+
+    def reduce(self, op: Monoid | BinaryOp | None = None, *, allow_empty: bool = True
+               ) -> Expression:
+        """⊕ of all values (default plus) as a Scalar expression."""
+        from ..ops.reduce import reduce_vector_expr  # noqa: PLC0415
+
+        return reduce_vector_expr(self, op, allow_empty)
+
+    # ------------------------------------------------------------------ display
+    def __repr__(self) -> str:
+        head = (f'"{self.name}" nvals={self.nvals} size={self.size} dtype={self.dtype} '
+                f"format={self.format} device={self.device}")
+        if self.size <= 16 or self.nvals <= 16:
+            idx, vals = self.to_coo()
+            shown = ", ".join(f"{i}: {v}" for i, v in zip(idx[:16].tolist(),
+                                                           vals[:16].tolist()))
+            more = ", ..." if self.nvals > 16 else ""
+            return f"gblas.Vector({head})\n  {{{shown}{more}}}"
+        return f"gblas.Vector({head})"

@@ -1,0 +1,15 @@
+"""Registers the COO kernels (edge-parallel mxv over the row-sorted entries)."""
+
+from __future__ import annotations
+
+from ...ops.dispatch import MxvCall, register_kernel
+from ..vector import VecData
+from . import cpu
+
+
+@register_kernel("mxv", "coo_edge_spmv", device="cpu", format="coo", fuses_mask=True)
+def _mxv_coo(call: MxvCall) -> VecData:
+    xb, xv = call.x.as_bitmap()
+    present, values = cpu.mxv_coo(call.rep, xb, xv if call.ks.uses_right else None,
+                                  call.mask_bits, call.mask_comp, call.ks)
+    return VecData.bitmap(call.nrows, call.ks.out_type, present, values).normalized()

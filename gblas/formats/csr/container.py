@@ -1,0 +1,83 @@
+"""CSR container: indptr, indices (sorted within rows, no duplicates), values or iso value.
+
+Arrays live on the container's device (NumPy or CuPy). A structure-only or iso-valued
+matrix keeps ``values=None`` and one ``iso`` value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...dtypes import DataType
+
+
+@dataclass
+class CSR:
+    nrows: int
+    ncols: int
+    indptr: Any  # int64[nrows + 1]
+    indices: Any  # int64[nnz]
+    values: Any | None  # dtype[nnz], or None when iso
+    dtype: DataType
+    iso: Any = None  # the single value of an iso-valued matrix
+
+    name = "csr"
+
+    @property
+    def nnz(self) -> int:
+        return int(self.indices.shape[0])
+
+    @property
+    def is_iso(self) -> bool:
+        return self.values is None
+
+    @property
+    def xp(self) -> Any:
+        return _xp_of(self.indptr)
+
+    def full_values(self) -> Any:
+        """Values as an array (materialised for iso matrices)."""
+        if self.values is not None:
+            return self.values
+        return self.xp.full(self.nnz, self.iso, dtype=self.dtype.np_type)
+
+    def row_ids(self) -> Any:
+        """Row index of every stored entry (COO rows)."""
+        xp = self.xp
+        return xp.repeat(xp.arange(self.nrows, dtype=np.int64), xp.diff(self.indptr))
+
+    def nbytes(self) -> int:
+        n = self.indptr.nbytes + self.indices.nbytes
+        return n + (self.values.nbytes if self.values is not None else self.dtype.itemsize)
+
+    def stats(self) -> dict[str, Any]:
+        nnz = self.nnz
+        return {"format": "csr", "nnz": nnz, "nbytes": self.nbytes(),
+                "bytes_per_edge": self.nbytes() / max(nnz, 1)}
+
+    def astype(self, dtype: DataType) -> CSR:
+        if dtype == self.dtype:
+            return self
+        if self.values is None:
+            return CSR(self.nrows, self.ncols, self.indptr, self.indices, None, dtype,
+                       dtype.cast(self.iso))
+        return CSR(self.nrows, self.ncols, self.indptr, self.indices,
+                   self.values.astype(dtype.np_type), dtype)
+
+    def to(self, device: str) -> CSR:
+        from ..._device import move_array  # noqa: PLC0415
+
+        return CSR(self.nrows, self.ncols, move_array(self.indptr, device),
+                   move_array(self.indices, device), move_array(self.values, device),
+                   self.dtype, self.iso)
+
+
+def _xp_of(arr: Any) -> Any:
+    if type(arr).__module__.startswith("cupy"):
+        import cupy  # noqa: PLC0415
+
+        return cupy
+    return np

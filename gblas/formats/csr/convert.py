@@ -1,0 +1,41 @@
+"""CSR <-> COO and transpose, for NumPy (Numba kernels) and CuPy (array primitives)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..coo.container import COO
+from .container import CSR
+
+
+def transpose(A: CSR) -> CSR:  # noqa: N803
+    """CSR of Aᵀ (a stable counting sort by column; iso stays iso)."""
+    xp = A.xp
+    if xp is np:
+        from . import cpu  # noqa: PLC0415
+
+        return cpu.transpose(A)
+    order = xp.argsort(A.indices, kind="stable")
+    indptr = xp.zeros(A.ncols + 1, dtype=np.int64)
+    indptr[1:] = xp.cumsum(xp.bincount(A.indices, minlength=A.ncols))
+    vals = None if A.values is None else A.values[order]
+    return CSR(A.ncols, A.nrows, indptr, A.row_ids()[order], vals, A.dtype, A.iso)
+
+
+def coo_from_csr(A: CSR) -> COO:  # noqa: N803
+    return COO(A.nrows, A.ncols, A.row_ids(), A.indices, A.values, A.dtype, A.iso)
+
+
+def csr_from_coo(C: COO) -> CSR:  # noqa: N803
+    xp = C.xp
+    indptr = xp.zeros(C.nrows + 1, dtype=np.int64)
+    if C.nnz:
+        indptr[1:] = xp.cumsum(xp.bincount(C.rows, minlength=C.nrows))
+    return CSR(C.nrows, C.ncols, indptr, C.cols, C.values, C.dtype, C.iso)
+
+
+def empty_like_shape(nrows: int, ncols: int, dtype: Any, xp: Any = np) -> CSR:
+    return CSR(nrows, ncols, xp.zeros(nrows + 1, dtype=np.int64), xp.empty(0, dtype=np.int64),
+               xp.empty(0, dtype=dtype.np_type), dtype)

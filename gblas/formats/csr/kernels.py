@@ -1,0 +1,53 @@
+"""Registers the CSR kernels with the dispatch registry (CPU: Numba, see cpu.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...ops.dispatch import MxvCall, register_kernel
+from ...semirings.model import KernelSemiring
+from ..vector import VecData
+from . import cpu
+from .container import CSR
+
+
+def _pull(call: MxvCall) -> VecData:
+    xb, xv = call.x.as_bitmap()
+    present, values = cpu.mxv_pull(call.rep, xb, xv if call.ks.uses_right else None,
+                                   call.mask_bits, call.mask_comp, call.ks)
+    return VecData.bitmap(call.nrows, call.ks.out_type, present, values).normalized()
+
+
+def _push(call: MxvCall) -> VecData:
+    xi, xv = call.x.as_sparse()
+    idx, values = cpu.mxv_push(call.rep, xi, xv if call.ks.uses_right else None, call.nrows,
+                               call.mask_bits, call.mask_comp, call.ks)
+    return VecData.sparse(call.nrows, call.ks.out_type, idx, values).normalized()
+
+
+# The structure-only registrations exist so that the plan names the BFS path it took.
+register_kernel("mxv", "csr_pull_structural", device="cpu", format="csr", direction="pull",
+                traits="structural", fuses_mask=True)(_pull)
+register_kernel("mxv", "csr_pull_spmv", device="cpu", format="csr", direction="pull",
+                fuses_mask=True)(_pull)
+register_kernel("mxv", "csr_push_structural", device="cpu", format="csr", direction="push",
+                traits="structural", fuses_mask=True)(_push)
+register_kernel("mxv", "csr_push_spmspv", device="cpu", format="csr", direction="push",
+                fuses_mask=True)(_push)
+
+
+@register_kernel("mxm", "csr_masked_dot", device="cpu", format="csr", direction="dot",
+                 mask="structural|value", fuses_mask=True)
+def _mxm_dot(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
+    from ...ops.mxm import mask_pattern  # noqa: PLC0415
+
+    return cpu.mxm_masked_dot(a._csr(), b._csr_T(), mask_pattern(mask), ks)
+
+
+@register_kernel("mxm", "csr_gustavson", device="cpu", format="csr", fuses_mask=True)
+def _mxm_gustavson(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
+    from ...ops.mxm import mask_pattern  # noqa: PLC0415
+
+    if mask is None:
+        return cpu.mxm_gustavson(a._csr(), b._csr(), None, False, ks)
+    return cpu.mxm_gustavson(a._csr(), b._csr(), mask_pattern(mask), mask.complement, ks)

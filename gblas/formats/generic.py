@@ -1,0 +1,95 @@
+"""Generic kernels on CSR written with array primitives (NumPy or CuPy): expand the
+products, then fold them per output with the monoid. Any semiring, user-defined ones too;
+the end of the dispatch fallback chain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..ops import entries as E
+from ..ops.dispatch import MxvCall, register_kernel
+from ..semirings.model import KernelSemiring
+from .csr.container import CSR
+from .vector import VecData
+
+
+def products(ks: KernelSemiring, a: Any, b: Any, i: Any, k: Any, j: Any) -> Any:
+    """mult(a, b) for every product; positional multiplies read (i, k, j)."""
+    mult = ks.mult
+    if mult.positional:
+        pos = {"firsti": i, "firstj": k, "secondi": k, "secondj": j}[mult.positional]
+        return (pos + mult.offset).astype(ks.out_type.np_type)
+    xp = E.xp_of(i)
+    n = i.shape[0]
+    if a is None:
+        a = xp.ones(n, dtype=ks.domain.np_type)
+    if b is None:
+        b = xp.ones(n, dtype=ks.domain.np_type)
+    res = mult.np_func(a.astype(ks.domain.np_type, copy=False),
+                       b.astype(ks.domain.np_type, copy=False))
+    return xp.asarray(res).astype(ks.out_type.np_type, copy=False)
+
+
+def fold(ks: KernelSemiring, keys: Any, values: Any) -> tuple[Any, Any]:
+    """Fold values that share a (sorted) key with the semiring's monoid."""
+    starts = E.run_starts(keys)
+    return keys[starts], E.segment_reduce(ks.add, values, starts, ks.out_type)
+
+
+@register_kernel("mxv", "generic_expand_reduce", device="*", format="csr", traits="*",
+                 fuses_mask=True, priority=-10)
+def mxv_generic(call: MxvCall) -> VecData:
+    csr: CSR = call.rep
+    xp = csr.xp
+    xb, xv = call.x.as_bitmap()
+    rows, cols = csr.row_ids(), csr.indices
+    sel = xb[cols]
+    if call.mask_bits is not None:
+        allowed = call.mask_bits != call.mask_comp
+        sel &= allowed[rows]
+    r, c = rows[sel], cols[sel]
+    a = csr.full_values()[sel] if call.ks.uses_left else None
+    b = xv[c] if call.ks.uses_right else None
+    t = products(call.ks, a, b, r, c, xp.zeros_like(r))
+    keys, vals = fold(call.ks, r, t)
+    return VecData.sparse(call.nrows, call.ks.out_type, keys, vals)
+
+
+def mxm_generic(A: CSR, B: CSR, ks: KernelSemiring, allowed: Any = None) -> CSR:  # noqa: N803
+    """C = A ⊕.⊗ B by expanding every product (Gustavson's row-by-row order)."""
+    xp = A.xp
+    counts = (B.indptr[1:] - B.indptr[:-1])[A.indices]
+    total = int(counts.sum()) if counts.shape[0] else 0
+    ncols = B.ncols
+    if total == 0:
+        from .csr.convert import empty_like_shape  # noqa: PLC0415
+
+        return empty_like_shape(A.nrows, ncols, ks.out_type, xp)
+    a_pos = xp.repeat(xp.arange(A.nnz, dtype=np.int64), counts)
+    offs = xp.arange(total, dtype=np.int64) - xp.repeat(xp.cumsum(counts) - counts, counts)
+    b_pos = B.indptr[A.indices[a_pos]] + offs
+    i = A.row_ids()[a_pos]
+    k = A.indices[a_pos]
+    j = B.indices[b_pos]
+    keys = i * np.int64(max(ncols, 1)) + j
+    if allowed is not None:
+        keep = allowed(keys)
+        keys, i, k, j, a_pos, b_pos = keys[keep], i[keep], k[keep], j[keep], a_pos[keep], \
+            b_pos[keep]
+    a = A.full_values()[a_pos] if ks.uses_left else None
+    b = B.full_values()[b_pos] if ks.uses_right else None
+    t = products(ks, a, b, i, k, j)
+    order = xp.argsort(keys, kind="stable")
+    keys, vals = fold(ks, keys[order], t[order])
+    return E.csr_from_keys(A.nrows, ncols, keys, vals, ks.out_type)
+
+
+@register_kernel("mxm", "generic_expand_reduce", device="*", format="csr", traits="*",
+                 fuses_mask=True, priority=-10)
+def mxm_generic_kernel(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
+    from ..ops.writeback import mask_allowed  # noqa: PLC0415
+
+    allowed = None if mask is None else (lambda keys: mask_allowed(mask, keys))
+    return mxm_generic(a._csr(), b._csr(), ks, allowed)

@@ -1,0 +1,164 @@
+"""Vector storage: ``sparse`` (sorted indices + values), ``bitmap`` (presence bits + values)
+or ``full`` (values only). The objects layer converts between them automatically."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import _config
+from ..dtypes import DataType
+from .csr.container import _xp_of
+
+SPARSE, BITMAP, FULL = "sparse", "bitmap", "full"
+
+
+@dataclass
+class VecData:
+    size: int
+    dtype: DataType
+    kind: str
+    values: Any  # sparse: [nvals]; bitmap/full: [size]
+    indices: Any = None  # sparse only (int64, sorted, unique)
+    bits: Any = None  # bitmap only (bool[size])
+    _nvals: int | None = None
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    # ---------------------------------------------------------------- constructors
+    @staticmethod
+    def empty(size: int, dtype: DataType, xp: Any = np) -> VecData:
+        return VecData(size, dtype, SPARSE, xp.empty(0, dtype=dtype.np_type),
+                       xp.empty(0, dtype=np.int64), _nvals=0)
+
+    @staticmethod
+    def sparse(size: int, dtype: DataType, indices: Any, values: Any) -> VecData:
+        return VecData(size, dtype, SPARSE, values, indices, _nvals=int(indices.shape[0]))
+
+    @staticmethod
+    def bitmap(size: int, dtype: DataType, bits: Any, values: Any,
+               nvals: int | None = None) -> VecData:
+        return VecData(size, dtype, BITMAP, values, bits=bits, _nvals=nvals)
+
+    @staticmethod
+    def full(size: int, dtype: DataType, values: Any) -> VecData:
+        return VecData(size, dtype, FULL, values, _nvals=size)
+
+    # ---------------------------------------------------------------- properties
+    @property
+    def xp(self) -> Any:
+        return _xp_of(self.values)
+
+    @property
+    def nvals(self) -> int:
+        if self._nvals is None:
+            self._nvals = int(self.bits.sum())
+        return self._nvals
+
+    # ---------------------------------------------------------------- conversions
+    def as_sparse(self) -> tuple[Any, Any]:
+        """(indices, values) of the stored entries."""
+        if self.kind == SPARSE:
+            return self.indices, self.values
+        if "sparse" not in self._cache:
+            xp = self.xp
+            if self.kind == FULL:
+                idx = xp.arange(self.size, dtype=np.int64)
+                self._cache["sparse"] = (idx, self.values)
+            else:
+                idx = xp.flatnonzero(self.bits).astype(np.int64, copy=False)
+                self._cache["sparse"] = (idx, self.values[idx])
+        return self._cache["sparse"]
+
+    def as_bitmap(self) -> tuple[Any, Any]:
+        """(bits, values) with values of length ``size`` (garbage where bits is False)."""
+        if self.kind == BITMAP:
+            return self.bits, self.values
+        if "bitmap" not in self._cache:
+            xp = self.xp
+            if self.kind == FULL:
+                self._cache["bitmap"] = (xp.ones(self.size, dtype=bool), self.values)
+            else:
+                bits = xp.zeros(self.size, dtype=bool)
+                bits[self.indices] = True
+                vals = xp.zeros(self.size, dtype=self.dtype.np_type)
+                vals[self.indices] = self.values
+                self._cache["bitmap"] = (bits, vals)
+        return self._cache["bitmap"]
+
+    def present_bits(self) -> Any:
+        """Presence as a bool[size] array (cached; shared, do not modify)."""
+        if self.kind == BITMAP:
+            return self.bits
+        if "bits" not in self._cache:
+            xp = self.xp
+            if self.kind == FULL:
+                self._cache["bits"] = xp.ones(self.size, dtype=bool)
+            elif "bitmap" in self._cache:
+                self._cache["bits"] = self._cache["bitmap"][0]
+            else:
+                bits = xp.zeros(self.size, dtype=bool)
+                bits[self.indices] = True
+                self._cache["bits"] = bits
+        return self._cache["bits"]
+
+    def truthy_bits(self) -> Any:
+        """Present and value != 0 (a value mask), as bool[size]."""
+        if "truthy" not in self._cache:
+            bits, vals = self.as_bitmap()
+            self._cache["truthy"] = bits & (vals != 0)
+        return self._cache["truthy"]
+
+    def astype(self, dtype: DataType) -> VecData:
+        if dtype == self.dtype:
+            return self
+        vals = self.values.astype(dtype.np_type)
+        return VecData(self.size, dtype, self.kind, vals, self.indices, self.bits, self._nvals)
+
+    def normalized(self) -> VecData:
+        """The same entries in the storage their density calls for."""
+        n, nv = self.size, self.nvals
+        if n > 0 and nv == n:
+            if self.kind == FULL:
+                return self
+            return VecData.full(n, self.dtype, self.as_bitmap()[1])
+        if nv > _config.get("bitmap_density") * n:
+            if self.kind == BITMAP:
+                return self
+            bits, vals = self.as_bitmap()
+            return VecData.bitmap(n, self.dtype, bits, vals, nv)
+        if self.kind == SPARSE:
+            return self
+        idx, vals = self.as_sparse()
+        return VecData.sparse(n, self.dtype, idx, vals)
+
+    def to_kind(self, kind: str) -> VecData:
+        if kind == self.kind:
+            return self
+        if kind == SPARSE:
+            return VecData.sparse(self.size, self.dtype, *self.as_sparse())
+        if kind == BITMAP:
+            bits, vals = self.as_bitmap()
+            return VecData.bitmap(self.size, self.dtype, bits.copy(), vals.copy(), self.nvals)
+        if self.nvals != self.size:
+            from ..exceptions import InvalidValue  # noqa: PLC0415
+
+            raise InvalidValue(
+                f"a vector with {self.nvals} of {self.size} values cannot be stored 'full'"
+            )
+        return VecData.full(self.size, self.dtype, self.as_bitmap()[1].copy())
+
+    def to(self, device: str) -> VecData:
+        from .._device import move_array  # noqa: PLC0415
+
+        return VecData(self.size, self.dtype, self.kind, move_array(self.values, device),
+                       move_array(self.indices, device), move_array(self.bits, device),
+                       self._nvals)
+
+    def nbytes(self) -> int:
+        total = self.values.nbytes
+        for a in (self.indices, self.bits):
+            if a is not None:
+                total += a.nbytes
+        return total

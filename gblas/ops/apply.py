@@ -1,0 +1,92 @@
+"""apply: unary operators, binary operators with a bound scalar, index-unary operators."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.expr import Expression, Result
+from ..dtypes import DataType, dtype_of_value
+from ..exceptions import DomainMismatch, InvalidValue
+from ..formats.vector import VecData
+from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, UnaryOp
+from . import entries as E
+from .plan import record
+
+
+def _scalar(x: Any) -> tuple[Any, DataType]:
+    from ..core.scalar import Scalar  # noqa: PLC0415
+
+    if isinstance(x, Scalar):
+        if x.is_empty:
+            raise InvalidValue("cannot bind an empty Scalar")
+        return x.value, x.dtype
+    return x, dtype_of_value(x)
+
+
+def _values_and_positions(obj: Any) -> tuple[Any, Any, Any, Any]:
+    """(values, i, j, rebuild) of a vector or matrix's entries."""
+    if obj.ndim == 1:
+        idx, vals = obj._data.as_sparse()
+        xp = E.xp_of(idx)
+
+        def rebuild(new_vals: Any, dt: DataType, keep: Any = None) -> Any:
+            k = idx if keep is None else idx[keep]
+            return VecData.sparse(obj.size, dt, k, new_vals).normalized()
+
+        return vals, idx, xp.zeros_like(idx), rebuild
+    csr = obj._csr()
+    rows, cols = csr.row_ids(), csr.indices
+    keys = E.csr_keys(csr)
+
+    def rebuild_m(new_vals: Any, dt: DataType, keep: Any = None) -> Any:
+        k = keys if keep is None else keys[keep]
+        return E.csr_from_keys(obj.nrows, obj.ncols, k, new_vals, dt)
+
+    return csr.full_values(), rows, cols, rebuild_m
+
+
+def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Expression:
+    if isinstance(op, Monoid):
+        op = op.binaryop
+    if isinstance(op, UnaryOp):
+        if left is not None or right is not None:
+            raise InvalidValue(f"unary operator {op!r} takes no left=/right= scalar")
+        domain = op.domain(obj.dtype)
+        out = op.return_type(obj.dtype)
+
+        def fn(vals: Any, i: Any, j: Any) -> Any:
+            if op.positional:
+                return ((i if op.positional == "i" else j) + op.offset).astype(out.np_type)
+            return E.xp_of(vals).asarray(op.np_func(vals.astype(domain.np_type))).astype(
+                out.np_type, copy=False)
+    elif isinstance(op, BinaryOp):
+        if (left is None) == (right is None):
+            raise InvalidValue(
+                f"binary operator {op!r} needs exactly one bound scalar: left= or right="
+            )
+        s, sdt = _scalar(left if left is not None else right)
+        domain = op.domain(sdt, obj.dtype) if left is not None else op.domain(obj.dtype, sdt)
+        out = op.return_type(domain, domain)
+
+        def fn(vals: Any, i: Any, j: Any) -> Any:
+            xp = E.xp_of(vals)
+            sv = xp.full(vals.shape[0], s, dtype=domain.np_type)
+            a, b = (sv, vals) if left is not None else (vals, sv)
+            return E.binary_values(op, a, b, domain, out, i, j)
+    elif isinstance(op, IndexUnaryOp):
+        thunk = 0 if right is None else _scalar(right)[0]
+        out = op.return_type(obj.dtype)
+
+        def fn(vals: Any, i: Any, j: Any) -> Any:
+            return E.xp_of(vals).asarray(op.np_func(vals, i, j, thunk)).astype(out.np_type)
+    else:
+        raise DomainMismatch(
+            f"apply needs a UnaryOp, BinaryOp (with left=/right=) or IndexUnaryOp, got {op!r}"
+        )
+
+    def compute(mask: Any, desc: Any) -> Result:
+        vals, i, j, rebuild = _values_and_positions(obj)
+        record(desc, "apply", "apply_values")
+        return Result(rebuild(fn(vals, i, j), out))
+
+    return Expression("apply", obj.ndim, obj.shape, out, obj.device, compute, (obj,))

@@ -1,0 +1,109 @@
+"""Construction from coordinates: validation, then the COO builder (sort, combine dups)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import DataType, dtype_of_value, lookup_dtype
+from ..exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
+from ..formats.csr.container import CSR
+from ..formats.vector import VecData
+from ..semirings.model import BinaryOp, Monoid
+
+
+def _host(a: Any) -> np.ndarray:
+    return np.asarray(a.get() if hasattr(a, "get") else a)
+
+
+def _indices(a: Any, what: str) -> np.ndarray:
+    arr = _host(a)
+    if arr.ndim != 1:
+        raise InvalidValue(f"{what} must be one-dimensional, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind not in "iu":
+        raise InvalidValue(f"{what} must be integers, got dtype {arr.dtype}")
+    return arr.astype(np.int64, copy=False)
+
+
+def _values(values: Any, n: int, dtype: Any) -> tuple[Any, DataType, bool]:
+    """(values array or scalar, dtype, iso?)."""
+    if np.ndim(values) == 0 and not hasattr(values, "__len__"):
+        v = values.value if hasattr(values, "is_empty") else values
+        dt = lookup_dtype(dtype) if dtype is not None else dtype_of_value(v)
+        return dt.cast(v), dt, True
+    arr = _host(values)
+    if arr.ndim != 1 or arr.shape[0] != n:
+        raise DimensionMismatch(
+            f"got {n} indices but {arr.shape[0] if arr.ndim == 1 else arr.shape} values; "
+            "pass one value per index or a single scalar"
+        )
+    dt = lookup_dtype(dtype if dtype is not None else arr.dtype)
+    return arr.astype(dt.np_type, copy=False), dt, False
+
+
+def _dup(dup_op: Any) -> BinaryOp | None:
+    if dup_op is None or isinstance(dup_op, BinaryOp):
+        return dup_op
+    if isinstance(dup_op, Monoid):
+        return dup_op.binaryop
+    raise InvalidValue(f"dup_op must be a BinaryOp (e.g. binary.plus), got {dup_op!r}")
+
+
+def _bound(arr: np.ndarray, size: int | None, what: str) -> int:
+    if arr.size and arr.min() < 0:
+        raise IndexOutOfBound(f"{what} {int(arr.min())} is negative")
+    if size is None:
+        return int(arr.max()) + 1 if arr.size else 0
+    if size < 0:
+        raise InvalidValue(f"size must be >= 0, got {size}")
+    if arr.size and arr.max() >= size:
+        raise IndexOutOfBound(
+            f"{what} {int(arr.max())} is out of range for size {size}; enlarge the size or "
+            "fix the index"
+        )
+    return int(size)
+
+
+def build_vector_data(indices: Any, values: Any, dtype: Any, size: int | None,
+                      dup_op: Any) -> VecData:
+    from ..formats.coo.cpu import build_vector  # noqa: PLC0415
+
+    idx = _indices(indices, "indices")
+    vals, dt, iso = _values(values, idx.shape[0], dtype)
+    n = _bound(idx, size, "index")
+    bidx, bvals, biso = build_vector(idx, vals, n, dt, _dup(dup_op))
+    if bvals is None:
+        bvals = np.full(bidx.shape[0], biso, dtype=dt.np_type)
+    return VecData.sparse(n, dt, bidx, bvals).normalized()
+
+
+def build_matrix_csr(rows: Any, cols: Any, values: Any, dtype: Any, nrows: int | None,
+                     ncols: int | None, dup_op: Any) -> CSR:
+    from ..formats.coo.cpu import build  # noqa: PLC0415
+    from ..formats.csr.convert import csr_from_coo  # noqa: PLC0415
+
+    r = _indices(rows, "rows")
+    c = _indices(cols, "columns")
+    if r.shape[0] != c.shape[0]:
+        raise DimensionMismatch(f"got {r.shape[0]} rows but {c.shape[0]} columns")
+    vals, dt, iso = _values(values, r.shape[0], dtype)
+    nr = _bound(r, nrows, "row index")
+    nc = _bound(c, ncols, "column index")
+    return csr_from_coo(build(r, c, vals, nr, nc, dt, _dup(dup_op)))
+
+
+def csr_arrays_to_coo(indptr: Any, col_indices: Any, nrows: int | None
+                      ) -> tuple[np.ndarray, np.ndarray, int]:
+    ptr = _indices(indptr, "indptr")
+    cols = _indices(col_indices, "col_indices")
+    if ptr.shape[0] == 0 or ptr[0] != 0 or (np.diff(ptr) < 0).any() or ptr[-1] != cols.shape[0]:
+        raise InvalidValue(
+            "indptr must start at 0, never decrease and end at len(col_indices) "
+            f"(got length {ptr.shape[0]}, last {int(ptr[-1]) if ptr.size else None}, "
+            f"{cols.shape[0]} column indices)"
+        )
+    n = ptr.shape[0] - 1
+    if nrows is not None and nrows != n:
+        raise DimensionMismatch(f"indptr describes {n} rows but nrows={nrows}")
+    return np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr)), cols, n

@@ -1,0 +1,42 @@
+"""isequal / isclose of vectors and matrices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._device import move_array
+from ..exceptions import InvalidObject
+
+
+def _entries(obj: Any) -> tuple[np.ndarray, np.ndarray]:
+    if obj.ndim == 1:
+        idx, vals = obj._data.as_sparse()
+        return move_array(idx, "cpu"), move_array(vals, "cpu")
+    from .entries import csr_keys  # noqa: PLC0415
+
+    csr = obj._csr()
+    return move_array(csr_keys(csr), "cpu"), move_array(csr.full_values(), "cpu")
+
+
+def isequal(a: Any, b: Any, *, check_dtype: bool = False, rel_tol: float | None = None,
+            abs_tol: float = 0.0) -> bool:
+    """Same shape and structure; equal values (or close, with ``rel_tol``)."""
+    if getattr(b, "ndim", None) != a.ndim:
+        raise InvalidObject(
+            f"cannot compare a {type(a).__name__} with a {type(b).__name__}"
+        )
+    if a.shape != b.shape or a.nvals != b.nvals:
+        return False
+    if check_dtype and a.dtype != b.dtype:
+        return False
+    ka, va = _entries(a)
+    kb, vb = _entries(b)
+    if not np.array_equal(ka, kb):
+        return False
+    if rel_tol is None:
+        if va.dtype.kind == "f" or vb.dtype.kind == "f":
+            return bool(np.array_equal(va, vb, equal_nan=True))
+        return bool(np.array_equal(va, vb))
+    return bool(np.allclose(va, vb, rtol=rel_tol, atol=abs_tol, equal_nan=True))

@@ -1,0 +1,161 @@
+"""Array algebra on sorted entry keys (vector indices or row-major matrix keys).
+
+Shared by the write-back and the element-wise operations; written against the NumPy API so
+it runs on CuPy arrays too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import DataType
+from ..semirings.codegen_numba import segment_reduce as _udf_segment_reduce
+from ..semirings.model import BinaryOp, Monoid
+
+
+def xp_of(arr: Any) -> Any:
+    if type(arr).__module__.startswith("cupy"):
+        import cupy  # noqa: PLC0415
+
+        return cupy
+    return np
+
+
+def match(keys: Any, query: Any) -> tuple[Any, Any]:
+    """For each query key: (found in ``keys``, its position in ``keys``)."""
+    xp = xp_of(query)
+    if keys.shape[0] == 0:
+        return xp.zeros(query.shape[0], dtype=bool), xp.zeros(query.shape[0], dtype=np.int64)
+    pos = xp.searchsorted(keys, query)
+    clipped = xp.minimum(pos, keys.shape[0] - 1)
+    return keys[clipped] == query, clipped
+
+
+def positions(keys: Any, ncols: int | None) -> tuple[Any, Any]:
+    """(i, j) of keys: vectors have i = index, j = 0."""
+    xp = xp_of(keys)
+    if ncols is None:
+        return keys, xp.zeros_like(keys)
+    nc = max(ncols, 1)
+    return keys // nc, keys % nc
+
+
+def binary_values(op: BinaryOp, a: Any, b: Any, domain: DataType, out: DataType,
+                  i: Any = None, j: Any = None) -> Any:
+    """op(a, b) element-wise in ``domain`` -> ``out`` (positional ops read i, j)."""
+    op = op.for_domain(domain)
+    if op.positional:
+        idx = i if op.positional in ("firsti", "secondi") else j
+        return (idx + op.offset).astype(out.np_type)
+    res = op.np_func(a.astype(domain.np_type, copy=False), b.astype(domain.np_type, copy=False))
+    return res.astype(out.np_type, copy=False)
+
+
+def union(ka: Any, va: Any, kb: Any, vb: Any, op: BinaryOp, out: DataType,
+          ncols: int | None = None) -> tuple[Any, Any]:
+    """Entries of a ∪ b; op(a, b) where both are present."""
+    xp = xp_of(ka)
+    found, pos = match(kb, ka)
+    keys = xp.union1d(ka, kb) if ka.shape[0] and kb.shape[0] else (ka if kb.shape[0] == 0 else kb)
+    vals = xp.empty(keys.shape[0], dtype=out.np_type)
+    pa = xp.searchsorted(keys, ka)
+    pb = xp.searchsorted(keys, kb)
+    vals[pb] = vb.astype(out.np_type, copy=False)
+    vals[pa] = va.astype(out.np_type, copy=False)
+    if bool(found.any()):
+        domain = op.domain(_dt(va), _dt(vb))
+        both = ka[found]
+        i, j = positions(both, ncols)
+        vals[pa[found]] = binary_values(op, va[found], vb[pos[found]], domain, out, i, j)
+    return keys, vals
+
+
+def intersect(ka: Any, va: Any, kb: Any, vb: Any, op: BinaryOp, out: DataType,
+              ncols: int | None = None) -> tuple[Any, Any]:
+    """Entries of a ∩ b with op(a, b)."""
+    found, pos = match(kb, ka)
+    keys = ka[found]
+    domain = op.domain(_dt(va), _dt(vb))
+    i, j = positions(keys, ncols)
+    return keys, binary_values(op, va[found], vb[pos[found]], domain, out, i, j)
+
+
+def _dt(arr: Any) -> DataType:
+    from ..dtypes import lookup_dtype  # noqa: PLC0415
+
+    return lookup_dtype(arr.dtype)
+
+
+def segment_reduce(monoid: Monoid, values: Any, starts: Any, out: DataType) -> Any:
+    """Fold ``values[starts[s]:starts[s+1]]`` (non-empty segments) with ``monoid``."""
+    xp = xp_of(values)
+    values = values.astype(out.np_type, copy=False)
+    if starts.shape[0] == 0:
+        return xp.empty(0, dtype=out.np_type)
+    op = monoid.binaryop
+    if monoid.is_any or op.name in ("first", "any"):
+        return values[starts]
+    if op.name == "second":
+        ends = xp.concatenate([starts[1:], xp.asarray([values.shape[0]])]) - 1
+        return values[ends]
+    if op.ufunc is not None:
+        return op.ufunc.reduceat(values, starts).astype(out.np_type, copy=False)
+    if op.nb_func is None:
+        raise NotImplementedError(f"no segmented reduction for {monoid!r}")
+    host_vals = values if xp is np else values.get()
+    host_starts = starts if xp is np else starts.get()
+    ends = np.concatenate([host_starts[1:], [host_vals.shape[0]]]).astype(np.int64)
+    res = np.empty(host_starts.shape[0], dtype=out.np_type)
+    _udf_segment_reduce(op.nb_func, host_vals, host_starts.astype(np.int64), ends, res)
+    return res if xp is np else xp.asarray(res)
+
+
+def reduce_all(monoid: Monoid, values: Any, out: DataType) -> Any:
+    """Fold every value (non-empty) with ``monoid``; returns a Python scalar."""
+    xp = xp_of(values)
+    return segment_reduce(monoid, values, xp.zeros(1, dtype=np.int64), out)[0].item()
+
+
+def run_starts(sorted_keys: Any) -> Any:
+    """Start positions of the runs of equal keys in a sorted array."""
+    xp = xp_of(sorted_keys)
+    if sorted_keys.shape[0] == 0:
+        return xp.empty(0, dtype=np.int64)
+    flags = xp.empty(sorted_keys.shape[0], dtype=bool)
+    flags[0] = True
+    flags[1:] = sorted_keys[1:] != sorted_keys[:-1]
+    return xp.flatnonzero(flags).astype(np.int64)
+
+
+def merge_disjoint(ka: Any, va: Any, kb: Any, vb: Any) -> tuple[Any, Any]:
+    """Sorted union of two key sets known to be disjoint."""
+    xp = xp_of(ka)
+    if kb.shape[0] == 0:
+        return ka, va
+    if ka.shape[0] == 0:
+        return kb, vb
+    keys = xp.concatenate([ka, kb])
+    vals = xp.concatenate([va, vb.astype(va.dtype, copy=False)])
+    order = xp.argsort(keys, kind="stable")
+    return keys[order], vals[order]
+
+
+def csr_keys(csr: Any) -> Any:
+    """Row-major keys of a CSR container's entries."""
+    return csr.row_ids() * np.int64(max(csr.ncols, 1)) + csr.indices
+
+
+def csr_from_keys(nrows: int, ncols: int, keys: Any, values: Any, dtype: DataType) -> Any:
+    """CSR container from sorted unique row-major keys."""
+    from ..formats.csr.container import CSR  # noqa: PLC0415
+
+    xp = xp_of(keys)
+    nc = np.int64(max(ncols, 1))
+    rows = keys // nc
+    indptr = xp.zeros(nrows + 1, dtype=np.int64)
+    if keys.shape[0]:
+        indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=nrows))
+    return CSR(nrows, ncols, indptr, (keys % nc).astype(np.int64),
+               values.astype(dtype.np_type, copy=False), dtype)

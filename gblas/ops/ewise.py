@@ -1,0 +1,63 @@
+"""Element-wise add (union) and multiply (intersection) of vectors or matrices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._device import same_device
+from ..core.expr import Expression, Result
+from ..dtypes import DataType
+from ..exceptions import DimensionMismatch, DomainMismatch
+from ..formats.vector import VecData
+from ..semirings.model import BinaryOp, Monoid, Semiring, binary, monoid
+from . import entries as E
+from .plan import record
+
+
+def _as_binary(op: Any, name: str) -> BinaryOp:
+    if op is None:
+        return monoid.plus.binaryop if name == "ewise_add" else binary.times
+    if isinstance(op, Monoid):
+        return op.binaryop
+    if isinstance(op, BinaryOp):
+        return op
+    if isinstance(op, Semiring):
+        return op.monoid.binaryop if name == "ewise_add" else op.binaryop
+    raise DomainMismatch(f"{name} needs a BinaryOp or Monoid (e.g. binary.plus), got {op!r}")
+
+
+def _entries(obj: Any) -> tuple[Any, Any, int | None]:
+    if obj.ndim == 1:
+        idx, vals = obj._data.as_sparse()
+        return idx, vals, None
+    csr = obj._csr()
+    return E.csr_keys(csr), csr.full_values(), obj.ncols
+
+
+def ewise_values(name: str, a: Any, b: Any, op: BinaryOp, out: DataType) -> tuple[Any, Any]:
+    ka, va, ncols = _entries(a)
+    kb, vb, _ = _entries(b)
+    fn = E.union if name == "ewise_add" else E.intersect
+    return fn(ka, va, kb, vb, op, out, ncols)
+
+
+def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
+    bop = _as_binary(op, name)
+    if getattr(b, "ndim", None) != a.ndim:
+        raise DimensionMismatch(
+            f"{name}: both operands must be {'vectors' if a.ndim == 1 else 'matrices'}, "
+            f"got {type(b).__name__}"
+        )
+    if a.shape != b.shape:
+        raise DimensionMismatch(f"{name}: shapes {a.shape} and {b.shape} differ")
+    dev = same_device(a, b)
+    out = bop.return_type(a.dtype, b.dtype)
+
+    def compute(mask: Any, desc: Any) -> Result:
+        keys, vals = ewise_values(name, a, b, bop, out)
+        record(desc, name, f"{name}_sorted_merge")
+        if a.ndim == 1:
+            return Result(VecData.sparse(a.size, out, keys, vals).normalized())
+        return Result(E.csr_from_keys(a.nrows, a.ncols, keys, vals, out))
+
+    return Expression(name, a.ndim, a.shape, out, dev, compute, (a, b))

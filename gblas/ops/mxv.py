@@ -1,0 +1,125 @@
+"""mxv / vxm / inner: plan (direction, format, kernel), run, record.
+
+``vxm(u, A)`` is planned as ``mxv(Aᵀ, u)`` with the multiply flipped. Push scatters from
+the vector's entries over rows of Mᵀ; pull gathers each allowed output row of M.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .._device import device_kind, same_device
+from ..core.descriptor import Descriptor
+from ..core.expr import Expression, Result
+from ..core.mask import Mask
+from ..exceptions import DimensionMismatch, NotImplementedForFormat
+from ..formats.vector import VecData
+from ..semirings.model import KernelSemiring, resolve_semiring
+from .dispatch import MxvCall, find_kernel, formats_for, semiring_traits
+from .plan import choose_direction, record
+from .validate import as_semiring, require
+from .writeback import vector_mask_bits
+
+
+def mxv_expr(M: Any, x: Any, op: Any) -> Expression:  # noqa: N803
+    require(M, "matrix", "mxv")
+    require(x, "vector", "mxv")
+    sr = as_semiring(op, "mxv")
+    if M.ncols != x.size:
+        raise DimensionMismatch(
+            f"mxv: matrix {M.name} has {M.ncols} columns but vector {x.name} has size "
+            f"{x.size}; they must agree"
+        )
+    dev = same_device(M, x)
+    ks = resolve_semiring(sr, M.dtype, x.dtype)
+    return Expression("mxv", 1, (M.nrows,), ks.out_type, dev,
+                      lambda mask, desc: run_mxv(M, x, ks, mask, desc, "mxv"), (M, x))
+
+
+def vxm_expr(u: Any, A: Any, op: Any) -> Expression:  # noqa: N803
+    require(u, "vector", "vxm")
+    require(A, "matrix", "vxm")
+    sr = as_semiring(op, "vxm")
+    if A.nrows != u.size:
+        raise DimensionMismatch(
+            f"vxm: vector {u.name} has size {u.size} but matrix {A.name} has {A.nrows} rows; "
+            "they must agree"
+        )
+    dev = same_device(u, A)
+    ks = resolve_semiring(sr.flipped, A.dtype, u.dtype)
+    M = A.T
+    return Expression("vxm", 1, (A.ncols,), ks.out_type, dev,
+                      lambda mask, desc: run_mxv(M, u, ks, mask, desc, "vxm"), (u, A))
+
+
+def inner_expr(u: Any, v: Any, op: Any) -> Expression:
+    """⊕_i u_i ⊗ v_i as a Scalar expression."""
+    from .ewise import ewise_values  # noqa: PLC0415
+
+    require(v, "vector", "inner")
+    sr = as_semiring(op, "inner")
+    if u.size != v.size:
+        raise DimensionMismatch(f"inner: sizes {u.size} and {v.size} differ")
+    dev = same_device(u, v)
+    ks = resolve_semiring(sr, u.dtype, v.dtype)
+
+    def compute(mask: Any, desc: Any) -> Result:
+        from . import entries as E  # noqa: PLC0415
+
+        keys, vals = ewise_values("ewise_mult", u, v, ks.mult, ks.out_type)
+        if keys.shape[0] == 0:
+            return Result((None, False))
+        return Result((E.reduce_all(ks.add, vals, ks.out_type), True))
+
+    return Expression("inner", 0, (), ks.out_type, dev, compute, (u, v))
+
+
+def _base_format(M: Any, desc: Descriptor | None) -> str:
+    if desc is not None and desc.format:
+        return desc.format
+    owner = getattr(M, "_matrix", M)
+    return owner.format.split("(")[0]
+
+
+def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
+            desc: Descriptor | None, opname: str) -> Result:
+    """Plan and run T = M ⊕.⊗ x (mask fused when the kernel can)."""
+    if desc is not None and desc.transpose_first:
+        M = M.T  # noqa: N806
+    xdata: VecData = x._data
+    transposed_view = M is not getattr(M, "_matrix", M)
+    state = getattr(M, "_last_direction", {})
+    direction = choose_direction(state.get(transposed_view, "push"), xdata.nvals, xdata.size,
+                                 desc)
+    if desc is not None and not desc.early_exit:
+        ks = replace(ks, has_terminal=False)
+    fmt = _base_format(M, desc)
+    key = {
+        "device": device_kind(x.device), "storage": xdata.kind, "direction": direction,
+        "traits": semiring_traits(ks), "mask": mask.kind if mask is not None else "none",
+    }
+    reg = find_kernel("mxv", format=fmt, **key)
+    if reg is None:
+        others = formats_for("mxv", **key)
+        fmt = "csr" if "csr" in others else (others[0] if others else fmt)
+        reg = find_kernel("mxv", format=fmt, **key)
+    if reg is None:
+        raise NotImplementedForFormat(
+            f"no {opname} kernel for format {fmt!r} on {x.device} ({key}); convert the "
+            "matrix with A.to_format('csr')"
+        )
+    used_direction = reg.direction if reg.direction != "*" else "pull"
+    rep = M._rep(fmt, transposed=used_direction == "push")
+    fuse = reg.fuses_mask and mask is not None
+    call = MxvCall(
+        rep=rep, x=xdata, ks=ks, nrows=M.nrows,
+        mask_bits=vector_mask_bits(mask) if fuse else None,
+        mask_comp=bool(mask.complement) if fuse else False,
+        early_exit=desc.early_exit if desc is not None else True,
+    )
+    T = reg.func(call)  # noqa: N806
+    if isinstance(state, dict):
+        state[transposed_view] = used_direction
+    record(desc, opname, reg.name, used_direction, fmt)
+    return Result(T, mask_applied=fuse)

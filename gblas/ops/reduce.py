@@ -1,0 +1,57 @@
+"""reduce: vector -> scalar, matrix -> vector (rows/columns) or scalar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.expr import Expression, Result
+from ..exceptions import EmptyObject
+from ..formats.vector import VecData
+from ..semirings.model import monoid
+from . import entries as E
+from .plan import record
+from .validate import as_monoid
+
+
+def reduce_vector_expr(v: Any, op: Any, allow_empty: bool = True) -> Expression:
+    m = as_monoid(op, "reduce", monoid.plus)
+    out = m.fixed_type or v.dtype
+    m = m.for_domain(out)
+
+    def compute(mask: Any, desc: Any) -> Result:
+        _, vals = v._data.as_sparse()
+        record(desc, "reduce", "reduce_values")
+        if vals.shape[0] == 0:
+            if not allow_empty:
+                raise EmptyObject(f"reduce of the empty vector {v.name}")
+            return Result((None, False))
+        return Result((E.reduce_all(m, vals, out), True))
+
+    return Expression("reduce", 0, (), out, v.device, compute, (v,))
+
+
+def reduce_matrix_expr(A: Any, op: Any, axis: str) -> Expression:  # noqa: N803
+    m = as_monoid(op, f"reduce_{axis}", monoid.plus)
+    out = m.fixed_type or A.dtype
+    m = m.for_domain(out)
+    if axis == "scalar":
+        def compute_s(mask: Any, desc: Any) -> Result:
+            vals = A._csr().full_values()
+            record(desc, "reduce", "reduce_values")
+            if vals.shape[0] == 0:
+                return Result((None, False))
+            return Result((E.reduce_all(m, vals, out), True))
+
+        return Expression("reduce_scalar", 0, (), out, A.device, compute_s, (A,))
+    size = A.nrows if axis == "rows" else A.ncols
+
+    def compute(mask: Any, desc: Any) -> Result:
+        csr = A._csr() if axis == "rows" else A._csr_T()
+        rows = csr.row_ids()
+        starts = E.run_starts(rows)
+        vals = E.segment_reduce(m, csr.full_values(), starts, out)
+        record(desc, "reduce", f"reduce_{axis}_segments")
+        return Result(VecData.sparse(size, out, rows[starts], vals).normalized())
+
+    name = "reduce_rowwise" if axis == "rows" else "reduce_columnwise"
+    return Expression(name, 1, (size,), out, A.device, compute, (A,))

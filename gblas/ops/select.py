@@ -1,0 +1,42 @@
+"""select: keep the entries where an index-unary predicate holds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.expr import Expression, Result
+from ..dtypes import BOOL
+from ..exceptions import DomainMismatch, InvalidValue
+from ..semirings.model import IndexUnaryOp, select
+from . import entries as E
+from .apply import _scalar, _values_and_positions
+from .plan import record
+
+_SHORTHAND = {"==": "valueeq", "!=": "valuene", ">": "valuegt", ">=": "valuege",
+              "<": "valuelt", "<=": "valuele"}
+
+
+def select_expr(obj: Any, op: Any, thunk: Any = None) -> Expression:
+    if isinstance(op, str):
+        name = _SHORTHAND.get(op, op)
+        if name not in select:
+            raise InvalidValue(
+                f"unknown select operator {op!r}; use tril, triu, diag, offdiag, rowle, "
+                "rowgt, colle, colgt, valueeq/ne/gt/ge/lt/le or ==, !=, >, >=, <, <="
+            )
+        op = getattr(select, name)
+    if not isinstance(op, IndexUnaryOp):
+        raise DomainMismatch(f"select needs an IndexUnaryOp (gblas.select.tril ...), got {op!r}")
+    if op.return_type(obj.dtype) != BOOL:
+        raise DomainMismatch(f"select operator {op!r} does not return bool")
+    if op.uses_values and thunk is None:
+        raise InvalidValue(f"select operator {op!r} compares values and needs a thunk")
+    t = 0 if thunk is None else _scalar(thunk)[0]
+
+    def compute(mask: Any, desc: Any) -> Result:
+        vals, i, j, rebuild = _values_and_positions(obj)
+        keep = E.xp_of(vals).asarray(op.np_func(vals, i, j, t)).astype(bool)
+        record(desc, "select", "select_filter")
+        return Result(rebuild(vals[keep], obj.dtype, keep))
+
+    return Expression("select", obj.ndim, obj.shape, obj.dtype, obj.device, compute, (obj,))

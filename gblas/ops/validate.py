@@ -1,0 +1,46 @@
+"""Argument checks shared by the operations (raised before any kernel runs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..exceptions import DomainMismatch, InvalidObject
+from ..semirings.model import BinaryOp, Monoid, Semiring, semiring
+
+
+def as_semiring(op: Any, what: str) -> Semiring:
+    if op is None:
+        return semiring.plus_times
+    if isinstance(op, Semiring):
+        return op
+    if isinstance(op, str):
+        try:
+            return getattr(semiring, op)
+        except AttributeError as e:
+            raise InvalidObject(str(e)) from None
+    raise DomainMismatch(
+        f"{what} needs a Semiring (e.g. gblas.semiring.plus_times), got {op!r}"
+    )
+
+
+def as_monoid(op: Any, what: str, default: Monoid) -> Monoid:
+    if op is None:
+        return default
+    if isinstance(op, Monoid):
+        return op
+    if isinstance(op, BinaryOp) and op.monoid is not None:
+        return op.monoid if op.fixed_type is None else op.monoid[op.fixed_type]
+    raise DomainMismatch(
+        f"{what} needs a Monoid (e.g. gblas.monoid.plus), got {op!r}"
+        + ("; this BinaryOp has no monoid" if isinstance(op, BinaryOp) else "")
+    )
+
+
+def require(obj: Any, kind: str, what: str) -> None:
+    """``kind``: 'vector' or 'matrix'."""
+    from ..core.matrix import MatrixLike  # noqa: PLC0415
+    from ..core.vector import Vector  # noqa: PLC0415
+
+    cls = Vector if kind == "vector" else MatrixLike
+    if not isinstance(obj, cls):
+        raise InvalidObject(f"{what} expects a {kind}, got {type(obj).__name__}")
