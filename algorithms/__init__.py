@@ -1,3 +1,8 @@
 """Graph algorithms written only on gblas' public API (installed as ``gblas.algorithms``)."""
 
-__all__: list[str] = []
+from .bfs import bfs
+from .bfs_semiring import bfs_semiring
+from .msbfs import msbfs
+from .validate import BFSValidationError, validate_bfs
+
+__all__ = ["bfs", "bfs_semiring", "msbfs", "validate_bfs", "BFSValidationError"]

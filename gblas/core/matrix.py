@@ -296,8 +296,9 @@ class Matrix(MatrixLike):
         """Adjacency matrix of a NetworkX graph (``weight=None`` for a structure-only bool)."""
         import networkx as nx  # noqa: PLC0415
 
-        S = nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, format="coo",
-                                     dtype=None if weight else bool)
+        # csr first: NetworkX's coo export lists an undirected self-loop twice
+        S = nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, format="csr",
+                                     dtype=None if weight else bool).tocoo()
         if weight is None:
             return cls.from_coo(S.row, S.col, True, dtype or bool, nrows=S.shape[0],
                                 ncols=S.shape[1], name=name, device=device)

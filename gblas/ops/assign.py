@@ -109,9 +109,11 @@ def assign_expr(parent: Any, index: Any, value: Any, mask: Mask | None,
     if parent.ndim == 1:
         _assign_vector(parent, _vector_index(parent, index), kind, operand, mask, accum,
                        replace)
+    elif index is None and kind == "scalar" and mask is not None and not mask.complement:
+        _assign_matrix_masked_scalar(parent, operand, mask, accum, replace)
     else:
-        _assign_matrix(parent, *_matrix_index(parent, index), kind, operand, mask, accum,
-                       replace)
+        I, J, region = _matrix_index(parent, index)  # noqa: N806
+        _assign_matrix(parent, I, J, region, kind, operand, mask, accum, replace)
     record(desc, "assign", f"assign_{kind}")
 
 
@@ -142,7 +144,7 @@ def _assign_vector(v: Any, I: Any, kind: str, operand: Any, mask: Mask | None,  
         I = np.arange(v.size, dtype=np.int64)  # noqa: N806
     Id = move_array(I, v.device)  # noqa: N806
     if kind == "scalar":
-        nk = xp.unique(Id)
+        nk = E.sorted_unique(Id)
         nv = xp.full(nk.shape[0], out.cast(operand), dtype=out.np_type)
     else:
         if operand.size != I.shape[0]:
@@ -151,7 +153,7 @@ def _assign_vector(v: Any, I: Any, kind: str, operand: Any, mask: Mask | None,  
             )
         uk, uv = operand._data.as_sparse()
         nk, nv = _last_wins(Id[uk], uv)
-    region = xp.unique(Id)
+    region = E.sorted_unique(Id)
     ck, cv = data.as_sparse()
     in_region = E.match(region, ck)[0]
     tk, tv = _region_update(ck, cv, in_region, nk, nv, accum, out, None)
@@ -159,34 +161,47 @@ def _assign_vector(v: Any, I: Any, kind: str, operand: Any, mask: Mask | None,  
     v._data = writeback_vector(data, T, mask, None, replace)
 
 
-def _assign_matrix(A: Any, I: Any, J: Any, kind: str, operand: Any,  # noqa: N803
-                   mask: Mask | None, accum: BinaryOp | None, replace: bool) -> None:
+def _assign_matrix_masked_scalar(A: Any, value: Any, mask: Mask,  # noqa: N803
+                                 accum: BinaryOp | None, replace: bool) -> None:
+    """``A(M) << s``: T holds s on the mask's entries only (not on all of A)."""
+    from .mxm import mask_pattern  # noqa: PLC0415
+
+    pattern = mask_pattern(mask)
+    keys = E.csr_keys(pattern)
+    vals = pattern.xp.full(keys.shape[0], A.dtype.cast(value), dtype=A.dtype.np_type)
+    T = E.csr_from_keys(A.nrows, A.ncols, keys, vals, A.dtype)  # noqa: N806
+    A._set(writeback_matrix(A._csr(), T, mask, accum, replace, mask_applied=True))
+
+
+def _assign_matrix(A: Any, I: Any, J: Any, region: str, kind: str,  # noqa: N803
+                   operand: Any, mask: Mask | None, accum: BinaryOp | None,
+                   replace: bool) -> None:
     csr = A._csr()
     xp = csr.xp
     out = A.dtype
     nc = np.int64(max(A.ncols, 1))
     Id, Jd = move_array(I, A.device), move_array(J, A.device)  # noqa: N806
     if kind == "scalar":
-        if kind == "scalar" and Id.shape[0] * Jd.shape[0] > 0:
-            rr = xp.repeat(xp.unique(Id), xp.unique(Jd).shape[0])
-            cc = xp.tile(xp.unique(Jd), xp.unique(Id).shape[0])
+        if Id.shape[0] * Jd.shape[0] > 0:
+            rr = xp.repeat(E.sorted_unique(Id), E.sorted_unique(Jd).shape[0])
+            cc = xp.tile(E.sorted_unique(Jd), E.sorted_unique(Id).shape[0])
             nk = rr * nc + cc
         else:
             nk = xp.empty(0, dtype=np.int64)
         nv = xp.full(nk.shape[0], out.cast(operand), dtype=out.np_type)
     elif operand.ndim == 1:
-        if kind not in ("row", "col"):
+        if region not in ("row", "col"):
             raise DimensionMismatch(
                 "assign a Vector into a matrix row A[i, J] or column A[I, j]"
             )
-        along = Jd if kind == "row" else Id
+        along = Jd if region == "row" else Id
         if operand.size != along.shape[0]:
             raise DimensionMismatch(
                 f"assign: {along.shape[0]} indices but the vector operand has size "
                 f"{operand.size}"
             )
         uk, uv = operand._data.as_sparse()
-        keys = Id[0] * nc + Jd[uk] if kind == "row" else Id[uk] * nc + Jd[0]
+        keys = Id[0] * nc + Jd[uk] if region == "row" else Id[uk] * nc + Jd[0]
         nk, nv = _last_wins(keys, uv)
     else:
         if operand.shape != (I.shape[0], J.shape[0]):

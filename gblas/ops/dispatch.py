@@ -3,7 +3,8 @@
 Key = (operation, device kind, matrix format, vector storage, direction, semiring traits,
 mask kind). A registration may use ``"*"`` for any field. ``traits`` is ``"structural"``
 (the multiply reads no values), ``"builtin"`` (opcode kernels; structural ones too) or
-``"*"`` (user-defined operators too). The most specific match wins; ties go to the higher
+``"udf"`` (user-defined operators compiled with Numba), ``"numpy"`` (operators with a
+NumPy form only) or ``"*"``; ``"a|b"`` lists alternatives. The most specific match wins; ties go to the higher
 ``priority``. Fallback chain (in the planner): exact kernel -> a cached conversion to a
 format that has one -> CSR -> the generic CSR kernel.
 """
@@ -40,13 +41,10 @@ class Registration:
             have = key.get(f, "*")
             if want == "*" or have == "*":
                 continue
-            if f == "traits":
-                if want == "builtin" and have in ("builtin", "structural"):
-                    continue
-            if f == "mask" and "|" in want:
-                if have in want.split("|"):
-                    continue
-            if want != have:
+            allowed = want.split("|")
+            if f == "traits" and "builtin" in allowed:
+                allowed.append("structural")
+            if have not in allowed:
                 return False
         return True
 
@@ -94,6 +92,8 @@ def registrations(op: str | None = None) -> list[Registration]:
 
 def semiring_traits(ks: KernelSemiring) -> str:
     if ks.is_udf:
+        if (ks.mult_op < 0 and ks.mult_fn is None) or (ks.add_op < 0 and ks.add_fn is None):
+            return "numpy"
         return "udf"
     return "structural" if ks.structural else "builtin"
 

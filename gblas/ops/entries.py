@@ -58,7 +58,7 @@ def union(ka: Any, va: Any, kb: Any, vb: Any, op: BinaryOp, out: DataType,
     """Entries of a ∪ b; op(a, b) where both are present."""
     xp = xp_of(ka)
     found, pos = match(kb, ka)
-    keys = xp.union1d(ka, kb) if ka.shape[0] and kb.shape[0] else (ka if kb.shape[0] == 0 else kb)
+    keys = sorted_union(ka, kb)
     vals = xp.empty(keys.shape[0], dtype=out.np_type)
     pa = xp.searchsorted(keys, ka)
     pb = xp.searchsorted(keys, kb)
@@ -70,6 +70,27 @@ def union(ka: Any, va: Any, kb: Any, vb: Any, op: BinaryOp, out: DataType,
         i, j = positions(both, ncols)
         vals[pa[found]] = binary_values(op, va[found], vb[pos[found]], domain, out, i, j)
     return keys, vals
+
+
+def sorted_unique(keys: Any) -> Any:
+    """Sorted distinct keys (sort + neighbour compare: much faster than np.unique here)."""
+    xp = xp_of(keys)
+    if keys.shape[0] < 2:
+        return keys.copy()
+    s = xp.sort(keys)
+    keep = xp.empty(s.shape[0], dtype=bool)
+    keep[0] = True
+    keep[1:] = s[1:] != s[:-1]
+    return s[keep]
+
+
+def sorted_union(ka: Any, kb: Any) -> Any:
+    """Union of two sorted unique key arrays."""
+    if kb.shape[0] == 0:
+        return ka
+    if ka.shape[0] == 0:
+        return kb
+    return sorted_unique(xp_of(ka).concatenate([ka, kb]))
 
 
 def intersect(ka: Any, va: Any, kb: Any, vb: Any, op: BinaryOp, out: DataType,

@@ -75,8 +75,15 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
     return Expression("inner", 0, (), ks.out_type, dev, compute, (u, v))
 
 
-def _base_format(M: Any, desc: Descriptor | None) -> str:
+def _base_format(M: Any, desc: Descriptor | None) -> str:  # noqa: N803
     if desc is not None and desc.format:
+        from ..formats import format_names  # noqa: PLC0415
+
+        if desc.format not in format_names():
+            raise NotImplementedForFormat(
+                f"Descriptor format {desc.format!r} is unknown; available formats: "
+                f"{', '.join(format_names())}"
+            )
         return desc.format
     owner = getattr(M, "_matrix", M)
     return owner.format.split("(")[0]

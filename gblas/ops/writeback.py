@@ -41,13 +41,18 @@ def mask_allowed(mask: Mask, keys: Any) -> Any:
         if data.kind != SPARSE:
             allowed = vector_mask_bits(mask)[keys]
         else:
-            found, pos = E.match(data.indices, keys)
-            allowed = found if mask.structure else found & (data.values[pos] != 0)
+            allowed = _present_and_true(data.indices, data.values, keys, mask.structure)
     else:
         mkeys, mvals = parent._keys()
-        found, pos = E.match(mkeys, keys)
-        allowed = found if mask.structure else found & (mvals[pos] != 0)
+        allowed = _present_and_true(mkeys, mvals, keys, mask.structure)
     return ~allowed if mask.complement else allowed
+
+
+def _present_and_true(mkeys: Any, mvals: Any, keys: Any, structure: bool) -> Any:
+    found, pos = E.match(mkeys, keys)
+    if structure or mkeys.shape[0] == 0:
+        return found
+    return found & (mvals[pos] != 0)
 
 
 # ---------------------------------------------------------------- the write-back

@@ -204,10 +204,10 @@ def udf_return_type(nb_func: Any, args: tuple[DataType, ...]) -> DataType:
 
 
 def flip_udf(nb_func: Any) -> tuple[Any, Any]:
-    py = nb_func.py_func
+    f = nb_func  # a Numba dispatcher: callable from the compiled wrapper
 
     def flipped(y: Any, x: Any) -> Any:
-        return py(x, y)
+        return f(x, y)
 
     return compile_udf(flipped, 2)
 

@@ -194,7 +194,12 @@ class BinaryOp:
         if self.flip_name is None:
             if self.is_udf:
                 return _flip_udf(self)
-            raise DomainMismatch(f"binary.{self.name} has no flipped form")
+            f = self.np_func
+            alias = getattr(_BINARY, self.bool_alias).flipped.name if self.bool_alias else None
+            # no opcode: kernels run it through its NumPy form (the generic kernel)
+            return replace(self, name=f"{self.name}_flipped", opcode=-1,
+                           np_func=lambda a, b: f(b, a), flip_name=self.name,
+                           bool_alias=alias)
         op = getattr(_BINARY, self.flip_name)
         return replace(op, fixed_type=self.fixed_type) if self.fixed_type else op
 

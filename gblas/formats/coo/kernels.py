@@ -7,7 +7,8 @@ from ..vector import VecData
 from . import cpu
 
 
-@register_kernel("mxv", "coo_edge_spmv", device="cpu", format="coo", fuses_mask=True)
+@register_kernel("mxv", "coo_edge_spmv", device="cpu", format="coo", traits="builtin|udf",
+                 fuses_mask=True)
 def _mxv_coo(call: MxvCall) -> VecData:
     xb, xv = call.x.as_bitmap()
     present, values = cpu.mxv_coo(call.rep, xb, xv if call.ks.uses_right else None,

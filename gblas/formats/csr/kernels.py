@@ -29,22 +29,23 @@ def _push(call: MxvCall) -> VecData:
 register_kernel("mxv", "csr_pull_structural", device="cpu", format="csr", direction="pull",
                 traits="structural", fuses_mask=True)(_pull)
 register_kernel("mxv", "csr_pull_spmv", device="cpu", format="csr", direction="pull",
-                fuses_mask=True)(_pull)
+                traits="builtin|udf", fuses_mask=True)(_pull)
 register_kernel("mxv", "csr_push_structural", device="cpu", format="csr", direction="push",
                 traits="structural", fuses_mask=True)(_push)
 register_kernel("mxv", "csr_push_spmspv", device="cpu", format="csr", direction="push",
-                fuses_mask=True)(_push)
+                traits="builtin|udf", fuses_mask=True)(_push)
 
 
 @register_kernel("mxm", "csr_masked_dot", device="cpu", format="csr", direction="dot",
-                 mask="structural|value", fuses_mask=True)
+                 mask="structural|value", traits="builtin|udf", fuses_mask=True)
 def _mxm_dot(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
     from ...ops.mxm import mask_pattern  # noqa: PLC0415
 
     return cpu.mxm_masked_dot(a._csr(), b._csr_T(), mask_pattern(mask), ks)
 
 
-@register_kernel("mxm", "csr_gustavson", device="cpu", format="csr", fuses_mask=True)
+@register_kernel("mxm", "csr_gustavson", device="cpu", format="csr", traits="builtin|udf",
+                 fuses_mask=True)
 def _mxm_gustavson(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
     from ...ops.mxm import mask_pattern  # noqa: PLC0415
 

@@ -1,0 +1,767 @@
+"""CPU (Numba) kernels over CSR, and the thin Python wrappers the ops layer calls.
+
+Techniques:
+
+- **mxv pull** (row-wise SpMV over a bitmap vector, GraphBLAST/Yang-Buluç-Owens ICPP'18):
+  one row per iteration, parallel over rows, mask checked before a row is read, early
+  exit on the monoid's terminal value (``any``: the first product found; with a
+  structure-only multiply this is the BFS bottom-up step).
+- **mxv push** (SpMSpV scatter from a sparse vector over CSR of Mᵀ, GraphBLAST): a dense
+  accumulator + touched list kept in a module workspace, mask checked before an output
+  row is touched, touched indices sorted (or the flags scanned when many).
+- **mxm** by Gustavson's row-wise SpGEMM (Gustavson, ACM TOMS 1978): two passes (symbolic
+  count, numeric fill), dense per-thread accumulators stamped with the row id, optional
+  (complemented) mask pattern.
+- **masked mxm** by dot products only at the mask's entries (SuiteSparse ``dot3``, Azad
+  et al. triangle counting): sorted-merge intersection of row i of A and row j of Bᵀ,
+  galloping search when one list is much shorter, early exit on terminal.
+- transpose by a stable counting sort.
+
+Built-in operators reach the kernels as *opcodes* (runtime arguments), so every kernel
+is compiled once per dtype and cached on disk (``cache=True``). User-defined operators
+are bound into a clone of the same Python source whose ``_MUL``/``_ADD`` globals call
+the user's Numba functions (compiled per operator, in memory only).
+"""
+
+from __future__ import annotations
+
+import types as pytypes
+from collections.abc import Callable
+from typing import Any
+
+import numba
+import numpy as np
+from numba import prange, types
+from numba.extending import overload
+
+from ...exceptions import NotImplementedForFormat
+from ...semirings import codegen_numba as cg
+from ...semirings.model import KernelSemiring
+from ..coo.container import COO
+from .container import CSR
+
+assert cg.BOR + 2 == cg.BXOR and cg.BAND == cg.BOR + 1  # noqa: S101 - opcode ranges used below
+_JIT_OPTS: dict[str, Any] = {"error_model": "numpy", "nogil": True}
+_J0 = np.int64(0)  # j of an mxv product (a typed zero: a literal 0 would compile again)
+
+
+# ================================================================ typed scalar operators
+# Kernels call ``_MUL(op, a, b, i, k, j, like)`` and ``_ADD(op, x, y)``. Built-in operators
+# are computed in a wide type (int64; uint64 for uint64; float64 for floats: exact for the
+# integer ring operations after wrap-around, and correctly rounded for float32 + - * /
+# since 53 >= 2*24 + 2) and cast to the result type, so the opcode switch is compiled
+# only three times in all, and each kernel once per dtype (the opcode is a runtime value).
+# Overloads pick code by type at compile time: no bitwise ops on floats, integer division
+# stays integer.
+def cast_to(x: Any, like: Any) -> Any:
+    """``x`` converted to the type of ``like`` (NumPy ``astype`` rules; bool is ``!= 0``)."""
+    return np.asarray(x).astype(np.asarray(like).dtype)[()]
+
+
+@overload(cast_to)
+def _ol_cast_to(x, like):  # noqa: ANN001, ANN202
+    target = types.unliteral(like)
+    if isinstance(target, types.Boolean):
+        if isinstance(types.unliteral(x), types.Boolean):
+            return lambda x, like: x
+        return lambda x, like: x != 0
+    if types.unliteral(x) == target:
+        return lambda x, like: x
+    return lambda x, like: target(x)
+
+
+def _typed(op: int, a: Any, b: Any) -> Any:
+    """div, rdiv, pow, bor, band, bxor: the operators whose code depends on the type.
+    Floats: IEEE division, bitwise ops return a. Integers: division truncates toward zero
+    with x / 0 = 0 and wraps on INT_MIN / -1 (no trap); pow is a ** max(b, 0), wrapping."""
+    raise NotImplementedError("only callable from Numba code")
+
+
+@overload(_typed)
+def _ol_typed(op, a, b):  # noqa: ANN001, ANN202, C901
+    if isinstance(a, types.Float):
+        return lambda op, a, b: (a / b if op == cg.DIV else b / a if op == cg.RDIV
+                                 else a**b if op == cg.POW else a)
+    signed = a.signed
+
+    def impl(op, a, b):  # noqa: ANN001, ANN202
+        if op == cg.BOR or op == cg.BAND or op == cg.BXOR:
+            return a | b if op == cg.BOR else (a & b if op == cg.BAND else a ^ b)
+        if op == cg.POW:
+            r = cast_to(1, a)
+            e = b
+            while e > 0:
+                if e & 1:
+                    r = r * a
+                a = a * a
+                e = e >> 1
+            return r
+        x, y = (a, b) if op == cg.DIV else (b, a)
+        if y == 0:
+            return x - x
+        if signed and y == cast_to(-1, y):
+            return -x
+        q = x // y
+        return q + 1 if signed and (x % y != 0) and ((x < 0) != (y < 0)) else q
+
+    return impl
+
+
+def wide(x: Any) -> Any:
+    """``x`` as int64 (bool and integers up to 32 bits, int64), uint64 or float64."""
+    raise NotImplementedError("wide is only callable from Numba code")
+
+
+@overload(wide)
+def _ol_wide(x):  # noqa: ANN001, ANN202
+    x = types.unliteral(x)
+    if isinstance(x, types.Float):
+        return lambda x: np.float64(x)
+    if isinstance(x, types.Integer) and not x.signed and x.bitwidth == 64:
+        return lambda x: x
+    return lambda x: np.int64(x)
+
+
+@numba.njit(cache=True, **_JIT_OPTS)
+def binop(op, a, b, i, k, j):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
+    """Built-in binary operator ``op`` on wide (a, b) at position (i, k, j); type of a."""
+    if op == cg.FIRST or op == cg.ANY:
+        return a
+    if op == cg.SECOND:
+        return b
+    if op == cg.PAIR:
+        return cast_to(1, a)
+    if op == cg.PLUS:
+        return a + b
+    if op == cg.TIMES:
+        return a * b
+    if op == cg.MIN:
+        return a if (a < b or b != b) else b
+    if op == cg.MAX:
+        return a if (a > b or b != b) else b
+    if op == cg.MINUS or op == cg.RMINUS:
+        return a - b if op == cg.MINUS else b - a
+    if op == cg.DIV or op == cg.RDIV or op == cg.POW or (op >= cg.BOR and op <= cg.BXOR):
+        return _typed(op, a, b)
+    if op == cg.LOR:
+        return cast_to((a != 0) or (b != 0), a)
+    if op == cg.LAND:
+        return cast_to((a != 0) and (b != 0), a)
+    if op == cg.LXOR or op == cg.LXNOR:
+        return cast_to(((a != 0) != (b != 0)) == (op == cg.LXOR), a)
+    if op == cg.EQ or op == cg.ISEQ:
+        return cast_to(a == b, a)
+    if op == cg.NE or op == cg.ISNE:
+        return cast_to(a != b, a)
+    if op == cg.GT or op == cg.ISGT:
+        return cast_to(a > b, a)
+    if op == cg.LT or op == cg.ISLT:
+        return cast_to(a < b, a)
+    if op == cg.GE or op == cg.ISGE:
+        return cast_to(a >= b, a)
+    if op == cg.LE or op == cg.ISLE:
+        return cast_to(a <= b, a)
+    if op == cg.FIRSTI or op == cg.FIRSTI1:
+        return cast_to(i + (op == cg.FIRSTI1), a)
+    if op == cg.FIRSTJ or op == cg.SECONDI or op == cg.FIRSTJ1 or op == cg.SECONDI1:
+        return cast_to(k + (op == cg.FIRSTJ1 or op == cg.SECONDI1), a)
+    if op == cg.SECONDJ or op == cg.SECONDJ1:
+        return cast_to(j + (op == cg.SECONDJ1), a)
+    return a
+
+
+@numba.njit(cache=True, **_JIT_OPTS)
+def monoid(op, a, b):  # noqa: ANN001, ANN201, PLR0911
+    """Built-in monoid ``op``: a ⊕ b on wide values of one type."""
+    if op == cg.PLUS:
+        return a + b
+    if op == cg.TIMES:
+        return a * b
+    if op == cg.MIN:
+        return a if (a < b or b != b) else b
+    if op == cg.MAX:
+        return a if (a > b or b != b) else b
+    if op == cg.LOR:
+        return cast_to((a != 0) or (b != 0), a)
+    if op == cg.LAND:
+        return cast_to((a != 0) and (b != 0), a)
+    if op == cg.LXOR:
+        return cast_to((a != 0) != (b != 0), a)
+    if op == cg.LXNOR or op == cg.EQ:
+        return cast_to((a != 0) == (b != 0), a)
+    if op == cg.BOR or op == cg.BAND or op == cg.BXOR:
+        return _typed(op, a, b)
+    return a  # ANY / FIRST: keep the value already there
+
+
+@numba.njit(cache=True, **_JIT_OPTS)
+def mult_op(op, a, b, i, k, j, like):  # noqa: ANN001, ANN201
+    """mult(a, b) at (i, k, j) of built-in ``op``, cast to the type of ``like``."""
+    return cast_to(binop(op, wide(a), wide(b), i, k, j), like)
+
+
+@numba.njit(cache=True, **_JIT_OPTS)
+def add_op(op, x, y):  # noqa: ANN001, ANN201
+    """x ⊕ y of built-in monoid ``op`` in the type of x (and y)."""
+    return cast_to(monoid(op, wide(x), wide(y)), x)
+
+
+# User-defined operators replace these two names in a clone of the kernel (SemiringKernel).
+_MUL = mult_op
+_ADD = add_op
+
+
+def _udf_mul(fn: Any) -> Any:
+    @numba.njit(inline="always")
+    def mul(op, a, b, i, k, j, like):  # noqa: ANN001, ANN202
+        return cast_to(fn(a, b), like)
+
+    return mul
+
+
+def _udf_add(fn: Any) -> Any:
+    @numba.njit(inline="always")
+    def add(op, x, y):  # noqa: ANN001, ANN202
+        return cast_to(fn(x, y), x)
+
+    return add
+
+
+class SemiringKernel:
+    """A kernel written once over ``_MUL``/``_ADD``: a cached built-in-opcode variant, and
+    per-user-operator variants cloned from the same Python source (not cacheable).
+
+    ``bodies`` names module-level Numba functions that the kernel calls and that call
+    ``_MUL``/``_ADD`` themselves (a parallel driver over a sequential body compiles much
+    faster than one big parfor); they are cloned along with the kernel.
+    """
+
+    def __init__(self, py_func: Callable[..., Any], *, parallel: bool,
+                 bodies: tuple[str, ...] = ()) -> None:
+        self.py_func = py_func
+        self.parallel = parallel
+        self.bodies = bodies
+        self.builtin = numba.njit(cache=True, parallel=parallel, **_JIT_OPTS)(py_func)
+        self._udf: dict[tuple[Any, Any], Any] = {}
+
+    @property
+    def stats(self) -> Any:
+        return self.builtin.stats
+
+    def for_semiring(self, ks: KernelSemiring) -> Any:
+        if not ks.is_udf:
+            return self.builtin
+        mfn = ks.mult_fn if ks.mult_op < 0 else None
+        afn = ks.add_fn if ks.add_op < 0 else None
+        if (ks.mult_op < 0 and mfn is None) or (ks.add_op < 0 and afn is None):
+            raise NotImplementedForFormat(
+                f"{ks.semiring!r} has an operator with neither an opcode nor a Numba "
+                "function; the CPU kernels cannot run it (use the reference path)")
+        key = (mfn, afn)
+        disp = self._udf.get(key)
+        if disp is None:
+            g = dict(self.py_func.__globals__)
+            if mfn is not None:
+                g["_MUL"] = _udf_mul(mfn)
+            if afn is not None:
+                g["_ADD"] = _udf_add(afn)
+            for name in self.bodies:
+                g[name] = numba.njit(**_JIT_OPTS)(_clone(g[name].py_func, g))
+            disp = numba.njit(parallel=self.parallel, **_JIT_OPTS)(_clone(self.py_func, g))
+            self._udf[key] = disp
+        return disp
+
+
+def _clone(f: Callable[..., Any], g: dict[str, Any]) -> Callable[..., Any]:
+    """``f`` with globals ``g`` (same code, defaults and closure)."""
+    clone = pytypes.FunctionType(f.__code__, g, f.__name__, f.__defaults__, f.__closure__)
+    clone.__qualname__ = f.__qualname__
+    return clone
+
+
+# ================================================================ argument preparation
+def _scalar(value: Any, np_type: np.dtype) -> Any:
+    return np.asarray(value).astype(np_type)[()]
+
+
+def sr_args(ks: KernelSemiring) -> tuple[Any, ...]:
+    """(mult_op, add_op, identity, terminal, has_terminal, is_any): the kernels' last
+    arguments before their outputs."""
+    out = ks.out_type.np_type
+    return (int(ks.mult_op), int(ks.add_op), _scalar(ks.identity, out),
+            _scalar(ks.terminal, out), bool(ks.has_terminal), bool(ks.is_any))
+
+
+def value_dtype(ks: KernelSemiring) -> np.dtype:
+    """The type operand values are cast to: the domain, or BOOL for a structure-only
+    multiply (which reads no values), so that e.g. any_pair compiles once for all types."""
+    return np.dtype(np.bool_) if ks.structural else ks.domain.np_type
+
+
+def operand_values(values: Any, iso: Any, used: bool, ks: KernelSemiring) -> tuple[Any, bool]:
+    """(values cast to the multiply domain, is_iso). Kernels read ``vals[0] if is_iso else
+    vals[p]``: an iso operand, or one the multiply does not read (then a 1-element dummy,
+    and the operand's own arrays are never touched), passes one element."""
+    dom = value_dtype(ks)
+    if not used:
+        return np.zeros(1, dtype=dom), True
+    if values is None:
+        if iso is None:
+            raise ValueError(f"the multiply of {ks.semiring!r} reads operand values, "
+                             "but none were given")
+        return np.asarray([iso]).astype(dom), True
+    return np.ascontiguousarray(values, dtype=dom), False
+
+
+def mask_args(mask_bits: Any) -> tuple[Any, bool]:
+    if mask_bits is None:
+        return np.zeros(1, dtype=np.bool_), False
+    return np.ascontiguousarray(mask_bits, dtype=np.bool_), True
+
+
+def _idx(a: Any) -> Any:
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def _chunk(n: int) -> int:
+    """Dynamic-scheduling chunk size for a prange over ``n`` (possibly skewed) rows."""
+    t = max(numba.get_num_threads(), 1)
+    return int(min(max(n // (t * 32), 16), 4096))
+
+
+# ====================================================================== mxv: pull
+def _pull_impl(indptr, indices, mvals, m_iso, xpres, xvals, x_iso, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
+               mop, aop, ident, term, has_term, is_any, out_pres, out_vals):
+    for ii in prange(indptr.shape[0] - 1):
+        i = np.int64(ii)
+        if use_mask and mask[i] == mcomp:
+            out_pres[i] = False
+            continue
+        found = False
+        acc = ident
+        for p in range(indptr[i], indptr[i + 1]):
+            k = indices[p]
+            if not xpres[k]:
+                continue
+            t = _MUL(mop, mvals[0] if m_iso else mvals[p], xvals[0] if x_iso else xvals[k],
+                     i, k, _J0, ident)
+            acc = _ADD(aop, acc, t) if found else t
+            found = True
+            if is_any or (has_term and acc == term):
+                break
+        out_pres[i] = found
+        out_vals[i] = acc
+
+
+_pull = SemiringKernel(_pull_impl, parallel=True)
+
+
+def mxv_pull(M: CSR, x_present: Any, x_values: Any | None, mask_bits: Any | None,
+             mask_comp: bool, ks: KernelSemiring) -> tuple[Any, Any]:
+    """T = M ⊕.⊗ x row by row, x as a bitmap (GraphBLAST pull); rows the mask excludes are
+    skipped unread. Returns (present: bool[nrows], values: out_type[nrows])."""
+    out_pres = np.empty(M.nrows, dtype=np.bool_)
+    out_vals = np.empty(M.nrows, dtype=ks.out_type.np_type)
+    if M.nrows == 0:
+        return out_pres, out_vals
+    mb, use_mask = mask_args(mask_bits)
+    with numba.parallel_chunksize(_chunk(M.nrows)):
+        _pull.for_semiring(ks)(
+            _idx(M.indptr), _idx(M.indices), *operand_values(M.values, M.iso, ks.uses_left, ks),
+            np.ascontiguousarray(x_present, dtype=np.bool_),
+            *operand_values(x_values, None, ks.uses_right, ks), mb, use_mask, bool(mask_comp),
+            *sr_args(ks), out_pres, out_vals)
+    return out_pres, out_vals
+
+
+# ====================================================================== mxv: push
+def _push_impl(indptr, indices, mvals, m_iso, xidx, xvals, x_iso, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
+               mop, aop, ident, term, has_term, is_any, flag, acc, touched):
+    cnt = 0
+    for q in range(xidx.shape[0]):
+        k = xidx[q]
+        b = xvals[0] if x_iso else xvals[q]
+        for p in range(indptr[k], indptr[k + 1]):
+            i = indices[p]
+            if use_mask and mask[i] == mcomp:
+                continue
+            seen = flag[i]
+            if seen and (is_any or (has_term and acc[i] == term)):
+                continue
+            t = _MUL(mop, mvals[0] if m_iso else mvals[p], b, i, k, _J0, ident)
+            if seen:
+                acc[i] = _ADD(aop, acc[i], t)
+            else:
+                acc[i] = t
+                flag[i] = True
+                touched[cnt] = i
+                cnt += 1
+    return cnt
+
+
+_push = SemiringKernel(_push_impl, parallel=False)
+_PUSH_WS: dict[tuple[int, np.dtype], tuple[Any, Any, Any]] = {}
+
+
+def mxv_push(MT: CSR, x_indices: Any, x_values: Any | None, nrows: int,
+             mask_bits: Any | None, mask_comp: bool, ks: KernelSemiring) -> tuple[Any, Any]:
+    """T = M ⊕.⊗ x by scattering each x entry k over row k of MT = Mᵀ (GraphBLAST push).
+
+    ``x_values`` is aligned with ``x_indices`` (sorted). A dense accumulator, flags and a
+    touched list are kept per (nrows, out dtype) and reset after use. Returns (indices
+    sorted unique, values).
+    """
+    out = ks.out_type.np_type
+    xi = _idx(x_indices)
+    if xi.shape[0] == 0 or nrows == 0 or MT.nnz == 0:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=out)
+    mb, use_mask = mask_args(mask_bits)
+    key = (int(nrows), np.dtype(out))
+    ws = _PUSH_WS.pop(key, None)  # popped while in use: safe for concurrent callers
+    if ws is None:
+        ws = (np.zeros(nrows, dtype=np.bool_), np.empty(nrows, dtype=out),
+              np.empty(nrows, dtype=np.int64))
+    flag, acc, touched = ws
+    try:
+        cnt = _push.for_semiring(ks)(
+            _idx(MT.indptr), _idx(MT.indices),
+            *operand_values(MT.values, MT.iso, ks.uses_left, ks), xi,
+            *operand_values(x_values, None, ks.uses_right, ks), mb, use_mask, bool(mask_comp),
+            *sr_args(ks), flag, acc, touched)
+        # sorted output: sort the touched list when short, else scan the flags
+        if cnt * (np.log2(cnt + 1.0) + 1.0) * 4.0 < nrows:
+            idx = np.sort(touched[:cnt])
+        else:
+            idx = np.flatnonzero(flag)
+        vals = acc[idx]
+        flag[idx] = False
+    except BaseException:
+        flag[:] = False
+        raise
+    finally:
+        if len(_PUSH_WS) >= 8:  # keep a few workspaces (graphs in use), not one per size
+            _PUSH_WS.pop(next(iter(_PUSH_WS)), None)
+        _PUSH_WS[key] = ws
+    return idx, vals
+
+
+# ====================================================================== mxm: Gustavson
+@numba.njit(cache=True, nogil=True)
+def _sort_range(a, lo, hi):  # noqa: ANN001, ANN202
+    """Sort a[lo:hi] in place (Shell sort, gaps 3h+1: small code that compiles fast)."""
+    h = 1
+    while h < (hi - lo) // 3:
+        h = 3 * h + 1
+    while h >= 1:
+        for p in range(lo + h, hi):
+            v = a[p]
+            q = p
+            while q >= lo + h and a[q - h] > v:
+                a[q] = a[q - h]
+                q -= h
+            a[q] = v
+        h //= 3
+
+
+@numba.njit(cache=True, nogil=True)
+def _marks(n):  # noqa: ANN001, ANN202
+    """A marker array of -1 (allocated outside the parfor so it is not turned into one)."""
+    return np.full(n, -1, dtype=np.int64)
+
+
+@numba.njit(cache=True, nogil=True)
+def _gus_count_rows(t, nthr, a_ptr, a_idx, b_ptr, b_idx, ncols, m_ptr, m_idx, use_mask,  # noqa: ANN001, ANN202
+                    mcomp, counts):
+    mark = _marks(ncols)
+    mmark = _marks(ncols if use_mask else 1)
+    for i in range(t, a_ptr.shape[0] - 1, nthr):
+        c = 0
+        if use_mask:
+            for pm in range(m_ptr[i], m_ptr[i + 1]):
+                mmark[m_idx[pm]] = i
+        if not (use_mask and not mcomp and m_ptr[i] == m_ptr[i + 1]):
+            for pa in range(a_ptr[i], a_ptr[i + 1]):
+                k = a_idx[pa]
+                for pb in range(b_ptr[k], b_ptr[k + 1]):
+                    j = b_idx[pb]
+                    if mark[j] != i and not (use_mask and (mmark[j] == i) == mcomp):
+                        mark[j] = i
+                        c += 1
+        counts[i] = c
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def _gus_count(a_ptr, a_idx, b_ptr, b_idx, ncols, m_ptr, m_idx, use_mask, mcomp, nthr,  # noqa: ANN001, ANN202
+               counts):
+    """Symbolic pass: entries of each row of C (rows interleaved over ``nthr`` workers)."""
+    for t in prange(nthr):
+        _gus_count_rows(np.int64(t), nthr, a_ptr, a_idx, b_ptr, b_idx, ncols, m_ptr, m_idx,
+                        use_mask, mcomp, counts)
+
+
+def _gus_fill_rows_impl(t, nthr, a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals, b_iso,  # noqa: ANN001, ANN202
+                        ncols, m_ptr, m_idx, use_mask, mcomp, mop, aop, ident, term, has_term,
+                        is_any, c_ptr, c_idx, c_vals):
+    mark = _marks(ncols)
+    mmark = _marks(ncols if use_mask else 1)
+    acc = np.empty(ncols, dtype=c_vals.dtype)
+    emit_mask_order = use_mask and not mcomp
+    for i in range(t, a_ptr.shape[0] - 1, nthr):
+        start = c_ptr[i]
+        end = c_ptr[i + 1]
+        if end == start:
+            continue
+        if use_mask:
+            for pm in range(m_ptr[i], m_ptr[i + 1]):
+                mmark[m_idx[pm]] = i
+        nz = start
+        for pa in range(a_ptr[i], a_ptr[i + 1]):
+            k = a_idx[pa]
+            a = avals[0] if a_iso else avals[pa]
+            for pb in range(b_ptr[k], b_ptr[k + 1]):
+                j = b_idx[pb]
+                if use_mask and (mmark[j] == i) == mcomp:
+                    continue
+                seen = mark[j] == i
+                if seen and (is_any or (has_term and acc[j] == term)):
+                    continue
+                v = _MUL(mop, a, bvals[0] if b_iso else bvals[pb], i, k, j, ident)
+                if seen:
+                    acc[j] = _ADD(aop, acc[j], v)
+                else:
+                    acc[j] = v
+                    mark[j] = i
+                    if not emit_mask_order:
+                        c_idx[nz] = j
+                        nz += 1
+        if emit_mask_order:  # the mask row is sorted: emit its reached columns in order
+            for pm in range(m_ptr[i], m_ptr[i + 1]):
+                if mark[m_idx[pm]] == i:
+                    c_idx[nz] = m_idx[pm]
+                    nz += 1
+        else:
+            _sort_range(c_idx, start, end)
+        for q in range(start, end):
+            c_vals[q] = acc[c_idx[q]]
+
+
+_gus_fill_rows = numba.njit(cache=True, **_JIT_OPTS)(_gus_fill_rows_impl)
+
+
+def _gus_fill_impl(a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals, b_iso, ncols, m_ptr,  # noqa: ANN001, ANN202
+                   m_idx, use_mask, mcomp, mop, aop, ident, term, has_term, is_any, nthr,
+                   c_ptr, c_idx, c_vals):
+    """Numeric pass: rows interleaved over ``nthr`` workers, each with its accumulator."""
+    for t in prange(nthr):
+        _gus_fill_rows(np.int64(t), nthr, a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals,
+                       b_iso, ncols, m_ptr, m_idx, use_mask, mcomp, mop, aop, ident, term,
+                       has_term, is_any, c_ptr, c_idx, c_vals)
+
+
+_gus_fill = SemiringKernel(_gus_fill_impl, parallel=True, bodies=("_gus_fill_rows",))
+
+
+def _empty_csr(nrows: int, ncols: int, ks: KernelSemiring) -> CSR:
+    return CSR(nrows, ncols, np.zeros(nrows + 1, dtype=np.int64), np.empty(0, dtype=np.int64),
+               np.empty(0, dtype=ks.out_type.np_type), ks.out_type)
+
+
+def mxm_gustavson(A: CSR, B: CSR, mask_bits_csr: CSR | None, mask_comp: bool,
+                  ks: KernelSemiring) -> CSR:
+    """C = A ⊕.⊗ B row by row (Gustavson), optionally restricted by a mask pattern:
+    allowed(i, j) = (j in row i of the mask) != mask_comp. Canonical CSR of out_type."""
+    m, p = A.nrows, B.ncols
+    if m == 0 or p == 0 or A.nnz == 0 or B.nnz == 0:
+        return _empty_csr(m, p, ks)
+    # one dense accumulator (3 arrays of ncols) per worker: cap the workers' total at 2**26
+    # columns (1.5 GiB); very wide products run on fewer threads
+    nthr = max(1, min(numba.get_num_threads(), m, (1 << 26) // max(p, 1)))
+    use_mask = mask_bits_csr is not None
+    if use_mask:
+        m_ptr, m_idx = _idx(mask_bits_csr.indptr), _idx(mask_bits_csr.indices)
+    else:
+        m_ptr, m_idx = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    a_ptr, a_idx, b_ptr, b_idx = _idx(A.indptr), _idx(A.indices), _idx(B.indptr), _idx(B.indices)
+    counts = np.empty(m, dtype=np.int64)
+    _gus_count(a_ptr, a_idx, b_ptr, b_idx, p, m_ptr, m_idx, use_mask, bool(mask_comp), nthr,
+               counts)
+    c_ptr = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(counts, out=c_ptr[1:])
+    c_idx = np.empty(int(c_ptr[-1]), dtype=np.int64)
+    c_vals = np.empty(int(c_ptr[-1]), dtype=ks.out_type.np_type)
+    if c_idx.shape[0]:
+        _gus_fill.for_semiring(ks)(
+            a_ptr, a_idx, *operand_values(A.values, A.iso, ks.uses_left, ks), b_ptr, b_idx,
+            *operand_values(B.values, B.iso, ks.uses_right, ks), p, m_ptr, m_idx, use_mask,
+            bool(mask_comp), *sr_args(ks), nthr, c_ptr, c_idx, c_vals)
+    return CSR(m, p, c_ptr, c_idx, c_vals, ks.out_type)
+
+
+# ====================================================================== mxm: masked dot
+@numba.njit(cache=True, nogil=True)
+def _lower_bound(arr, lo, hi, x):  # noqa: ANN001, ANN202
+    """First position in arr[lo:hi] (sorted) whose value is >= x (galloping search)."""
+    step = 1
+    while lo + step < hi and arr[lo + step] < x:
+        lo += step
+        step *= 2
+    hi = min(hi, lo + step + 1)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if arr[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@numba.njit(cache=True, nogil=True)
+def _next_match(ai, pa, ea, bi, pb, eb, mode):  # noqa: ANN001, ANN202
+    """Positions of the next common index of ai[pa:ea] and bi[pb:eb], or (ea, eb).
+
+    mode 0: linear merge; 1: ai is short, search in bi; 2: bi is short, search in ai.
+    """
+    while pa < ea and pb < eb:
+        ka = ai[pa]
+        kb = bi[pb]
+        if ka == kb:
+            return pa, pb
+        if ka < kb:
+            pa = _lower_bound(ai, pa + 1, ea, kb) if mode == 2 else pa + 1
+        else:
+            pb = _lower_bound(bi, pb + 1, eb, ka) if mode == 1 else pb + 1
+    return ea, eb
+
+
+def _dot_impl(a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals, b_iso, m_ptr, m_idx,  # noqa: ANN001, ANN202
+              mop, aop, ident, term, has_term, is_any, out_pres, out_vals):
+    for ii in prange(a_ptr.shape[0] - 1):
+        i = np.int64(ii)
+        for pm in range(m_ptr[i], m_ptr[i + 1]):
+            j = m_idx[pm]
+            pa = a_ptr[i]
+            ea = a_ptr[i + 1]
+            pb = bt_ptr[j]
+            eb = bt_ptr[j + 1]
+            mode = 1 if (ea - pa) * 32 < eb - pb else (2 if (eb - pb) * 32 < ea - pa else 0)
+            found = False
+            acc = ident
+            while True:
+                pa, pb = _next_match(a_idx, pa, ea, bt_idx, pb, eb, mode)
+                if pa >= ea:
+                    break
+                t = _MUL(mop, avals[0] if a_iso else avals[pa], bvals[0] if b_iso else bvals[pb],
+                         i, a_idx[pa], j, ident)
+                acc = _ADD(aop, acc, t) if found else t
+                found = True
+                if is_any or (has_term and acc == term):
+                    break
+                pa += 1
+                pb += 1
+            out_pres[pm] = found
+            out_vals[pm] = acc
+
+
+_dot = SemiringKernel(_dot_impl, parallel=True)
+
+
+def mxm_masked_dot(A: CSR, BT: CSR, mask: CSR, ks: KernelSemiring) -> CSR:
+    """C<mask> = A ⊕.⊗ B by dot products at the mask's entries only (BT = Bᵀ as CSR):
+    sorted-merge (or galloping) intersection of row i of A and row j of BT."""
+    m, p = A.nrows, BT.nrows
+    if m == 0 or mask.nnz == 0 or A.nnz == 0 or BT.nnz == 0:
+        return _empty_csr(m, p, ks)
+    m_ptr, m_idx = _idx(mask.indptr), _idx(mask.indices)
+    pres = np.empty(mask.nnz, dtype=np.bool_)
+    vals = np.empty(mask.nnz, dtype=ks.out_type.np_type)
+    with numba.parallel_chunksize(_chunk(m)):
+        _dot.for_semiring(ks)(
+            _idx(A.indptr), _idx(A.indices), *operand_values(A.values, A.iso, ks.uses_left, ks),
+            _idx(BT.indptr), _idx(BT.indices),
+            *operand_values(BT.values, BT.iso, ks.uses_right, ks), m_ptr, m_idx,
+            *sr_args(ks), pres, vals)
+    cs = np.zeros(mask.nnz + 1, dtype=np.int64)
+    np.cumsum(pres, out=cs[1:])
+    return CSR(m, p, cs[m_ptr], m_idx[pres], vals[pres], ks.out_type)
+
+
+# ====================================================================== conversions
+@numba.njit(cache=True, parallel=True, nogil=True)
+def _transpose_par(indptr, indices, ncols, bounds):  # noqa: ANN001, ANN202
+    """Parallel stable counting sort by column over row blocks ``bounds`` (one count row
+    per block): (indptr of Aᵀ, row ids of Aᵀ, source position of each entry)."""
+    nb = bounds.shape[0] - 1
+    counts = np.zeros((nb, ncols), dtype=np.int64)
+    for b in prange(nb):
+        for p in range(indptr[bounds[b]], indptr[bounds[b + 1]]):
+            counts[b, indices[p]] += 1
+    t_ptr = np.zeros(ncols + 1, dtype=np.int64)
+    for j in prange(ncols):
+        s = 0
+        for b in range(nb):
+            s += counts[b, j]
+        t_ptr[j + 1] = s
+    for j in range(ncols):
+        t_ptr[j + 1] += t_ptr[j]
+    for j in prange(ncols):
+        run = t_ptr[j]
+        for b in range(nb):
+            c = counts[b, j]
+            counts[b, j] = run
+            run += c
+    t_idx = np.empty(indices.shape[0], dtype=np.int64)
+    perm = np.empty(indices.shape[0], dtype=np.int64)
+    for b in prange(nb):
+        for i in range(bounds[b], bounds[b + 1]):
+            for p in range(indptr[i], indptr[i + 1]):
+                j = indices[p]
+                q = counts[b, j]
+                counts[b, j] = q + 1
+                t_idx[q] = i
+                perm[q] = p
+    return t_ptr, t_idx, perm
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def _take(vals, perm):  # noqa: ANN001, ANN202
+    out = np.empty(perm.shape[0], dtype=vals.dtype)
+    for q in prange(perm.shape[0]):
+        out[q] = vals[perm[q]]
+    return out
+
+
+def transpose(A: CSR) -> CSR:
+    """Aᵀ as CSR: stable counting sort, parallel over row blocks of equal nnz with one
+    count array per block (as many blocks as threads, at most 4·nnz/ncols so the counts
+    take at most 32 bytes per entry); an iso matrix stays iso."""
+    indptr, indices = _idx(A.indptr), _idx(A.indices)
+    nnz, ncols = indices.shape[0], int(A.ncols)
+    nb = max(1, min(numba.get_num_threads(), 4 * nnz // max(ncols, 1), A.nrows,
+                    nnz // 65536))
+    cuts = np.searchsorted(indptr, np.linspace(0, nnz, nb + 1)[1:-1])
+    bounds = np.concatenate(([0], cuts, [A.nrows])).astype(np.int64)
+    t_ptr, t_idx, perm = _transpose_par(indptr, indices, ncols, bounds)
+    vals = None if A.values is None else _take(np.ascontiguousarray(A.values), perm)
+    return CSR(A.ncols, A.nrows, t_ptr, t_idx, vals, A.dtype, A.iso)
+
+
+def csr_from_coo(coo: COO) -> CSR:
+    """CSR of a canonical COO (sorted row-major, unique); index/value arrays are shared."""
+    rows = _idx(coo.rows)
+    indptr = np.zeros(coo.nrows + 1, dtype=np.int64)
+    if rows.shape[0]:
+        np.cumsum(np.bincount(rows, minlength=coo.nrows), out=indptr[1:])
+    return CSR(coo.nrows, coo.ncols, indptr, _idx(coo.cols), coo.values, coo.dtype, coo.iso)
+
+
+def coo_from_csr(csr: CSR) -> COO:
+    """COO of a CSR (row ids expanded; index/value arrays are shared)."""
+    rows = np.repeat(np.arange(csr.nrows, dtype=np.int64), np.diff(_idx(csr.indptr)))
+    return COO(csr.nrows, csr.ncols, rows, _idx(csr.indices), csr.values, csr.dtype, csr.iso)
+
+
+__all__ = [
+    "mxv_pull", "mxv_push", "mxm_gustavson", "mxm_masked_dot", "transpose", "csr_from_coo",
+    "coo_from_csr", "SemiringKernel", "mult_op", "add_op", "cast_to", "sr_args",
+    "operand_values", "mask_args", "value_dtype",
+]

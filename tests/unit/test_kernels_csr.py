@@ -1,0 +1,426 @@
+"""CSR CPU kernels (gblas.formats.csr.cpu) against plain Python loops on small inputs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gblas.dtypes import BOOL, FP32, FP64, INT8, INT64, UINT8, DataType
+from gblas.formats.coo.container import COO
+from gblas.formats.csr import cpu
+from gblas.formats.csr.container import CSR
+from gblas.semirings import BinaryOp, Monoid, Semiring, binary, monoid, semiring
+from gblas.semirings.model import KernelSemiring, resolve_semiring
+
+# ------------------------------------------------------------------ user-defined semirings
+_twice_plus = BinaryOp.register_anonymous(lambda x, y: x * 2.0 + y, "twice_plus")
+UDF_MULT = Semiring.register_anonymous(monoid.plus, _twice_plus, name="plus_twice_plus")
+_udf_max = BinaryOp.register_anonymous(lambda x, y: x if x > y else y, "udf_max")
+UDF_ADD = Semiring.register_anonymous(Monoid.register_anonymous(_udf_max, -np.inf),
+                                      binary.times, name="udfmax_times")
+
+POSITIONAL = {
+    "firsti": lambda i, k, j: i, "firsti1": lambda i, k, j: i + 1,
+    "firstj": lambda i, k, j: k, "firstj1": lambda i, k, j: k + 1,
+    "secondi": lambda i, k, j: k, "secondi1": lambda i, k, j: k + 1,
+    "secondj": lambda i, k, j: j, "secondj1": lambda i, k, j: j + 1,
+}
+
+
+# ------------------------------------------------------------------------ random inputs
+def rand_values(rng: np.random.Generator, n: int, dt: DataType) -> np.ndarray:
+    t = dt.np_type
+    if dt == BOOL:
+        return rng.random(n) < 0.6
+    if dt == INT8:
+        return rng.integers(-100, 100, n).astype(t)  # products and sums overflow: wrap
+    if dt == UINT8:
+        return rng.integers(0, 40, n).astype(t)
+    if dt.is_integer:
+        return rng.integers(-6, 7, n).astype(t)
+    return (rng.normal(size=n) * 3).astype(t)
+
+
+def rand_pattern(rng: np.random.Generator, nrows: int, ncols: int,
+                 density: float) -> np.ndarray:
+    pres = rng.random((nrows, ncols)) < density
+    if nrows > 2:
+        pres[rng.integers(0, nrows, max(1, nrows // 4))] = False  # empty rows
+    return pres
+
+
+def csr_from_dense(pres: np.ndarray, vals: np.ndarray, dt: DataType, iso: bool) -> CSR:
+    nrows, ncols = pres.shape
+    r, c = np.nonzero(pres)
+    indptr = np.zeros(nrows + 1, dtype=np.int64)
+    np.cumsum(pres.sum(axis=1), out=indptr[1:])
+    if iso:
+        iso_value = dt.cast(vals.flat[0]) if vals.size else dt.cast(1)
+        return CSR(nrows, ncols, indptr, c.astype(np.int64), None, dt, iso_value)
+    return CSR(nrows, ncols, indptr, c.astype(np.int64), vals[r, c].astype(dt.np_type), dt)
+
+
+def rand_matrix(rng: np.random.Generator, nrows: int, ncols: int, dt: DataType,
+                density: float = 0.3, iso: bool = False) -> tuple[CSR, Any, Any]:
+    pres = rand_pattern(rng, nrows, ncols, density)
+    vals = rand_values(rng, nrows * ncols, dt).reshape(nrows, ncols)
+    if iso and vals.size:
+        vals[:] = vals.flat[0]
+    return csr_from_dense(pres, vals, dt, iso), pres, vals
+
+
+def dense(A: CSR) -> tuple[np.ndarray, np.ndarray]:
+    pres = np.zeros((A.nrows, A.ncols), dtype=bool)
+    vals = np.zeros((A.nrows, A.ncols), dtype=A.dtype.np_type)
+    rows = np.repeat(np.arange(A.nrows), np.diff(A.indptr))
+    pres[rows, A.indices] = True
+    vals[rows, A.indices] = A.full_values()
+    return pres, vals
+
+
+SHAPES = [(0, 0), (1, 1), (7, 5), (13, 17)]
+
+
+def instances(seed: int, dt: DataType, shapes: list[tuple[int, int]] = SHAPES):
+    """(matrix, dense presence, dense values, mask bits | None, mask_comp) to test."""
+    rng = np.random.default_rng(seed)
+    for nrows, ncols in shapes:
+        for iso in (False, True):
+            A, pres, vals = rand_matrix(rng, nrows, ncols, dt, iso=iso)
+            for comp in (None, False, True):
+                mask = None if comp is None else rng.random(nrows) < 0.6
+                yield rng, A, pres, vals, mask, bool(comp)
+
+
+# ---------------------------------------------------------------------- scalar reference
+def ref_mult(ks: KernelSemiring, a: Any, b: Any, i: int, k: int, j: int) -> Any:
+    out = ks.out_type.np_type
+    if ks.mult.positional:
+        return np.asarray(POSITIONAL[ks.mult.name](i, k, j)).astype(out)[()]
+    dom = ks.domain.np_type
+    with np.errstate(all="ignore"):
+        r = ks.mult.np_func(np.asarray([a]).astype(dom), np.asarray([b]).astype(dom))
+    return np.asarray(r).astype(out)[0]
+
+
+def ref_fold(ks: KernelSemiring, prods: list[Any]) -> Any:
+    """None (absent), a value, or ("any", candidates) for the any monoid."""
+    if not prods:
+        return None
+    if ks.is_any:
+        return ("any", prods)
+    out = ks.out_type.np_type
+    acc = prods[0]
+    for t in prods[1:]:
+        with np.errstate(all="ignore"):
+            r = ks.add.binaryop.np_func(np.asarray([acc], dtype=out), np.asarray([t], dtype=out))
+        acc = np.asarray(r).astype(out)[0]
+    return acc
+
+
+def same(got: Any, want: Any, dt: DataType) -> bool:
+    if dt.is_float:
+        return bool(np.isclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True))
+    return bool(got == want)
+
+
+def check_entry(got: Any, want: Any, ks: KernelSemiring, where: Any) -> None:
+    if isinstance(want, tuple):
+        assert any(same(got, c, ks.out_type) for c in want[1]), (where, got, want)
+    else:
+        assert same(got, want, ks.out_type), (where, got, want)
+
+
+def check_dense_result(pres: np.ndarray, vals: np.ndarray, ref: list[Any],
+                       ks: KernelSemiring) -> None:
+    assert pres.dtype == np.bool_ and vals.dtype == ks.out_type.np_type
+    assert pres.shape == (len(ref),) and vals.shape == (len(ref),)
+    for i, want in enumerate(ref):
+        assert bool(pres[i]) == (want is not None), (i, pres[i], want)
+        if want is not None:
+            check_entry(vals[i], want, ks, i)
+
+
+def ref_mxv(pres: np.ndarray, vals: np.ndarray, xp: np.ndarray, xv: np.ndarray, mask: Any,
+            comp: bool, ks: KernelSemiring) -> list[Any]:
+    ref = []
+    for i in range(pres.shape[0]):
+        if mask is not None and mask[i] == comp:
+            ref.append(None)
+            continue
+        prods = [ref_mult(ks, vals[i, k], xv[k], i, k, 0)
+                 for k in range(pres.shape[1]) if pres[i, k] and xp[k]]
+        ref.append(ref_fold(ks, prods))
+    return ref
+
+
+def ref_mxm(ap: np.ndarray, av: np.ndarray, bp: np.ndarray, bv: np.ndarray, allowed: Any,
+            ks: KernelSemiring) -> dict[tuple[int, int], Any]:
+    ref = {}
+    for i in range(ap.shape[0]):
+        for j in range(bp.shape[1]):
+            if allowed is not None and not allowed[i, j]:
+                continue
+            prods = [ref_mult(ks, av[i, k], bv[k, j], i, k, j)
+                     for k in range(ap.shape[1]) if ap[i, k] and bp[k, j]]
+            r = ref_fold(ks, prods)
+            if r is not None:
+                ref[(i, j)] = r
+    return ref
+
+
+def check_csr(C: CSR, ref: dict[tuple[int, int], Any], shape: tuple[int, int],
+              ks: KernelSemiring) -> None:
+    assert (C.nrows, C.ncols) == shape
+    assert C.indptr.dtype == np.int64 and C.indices.dtype == np.int64
+    assert C.indptr.shape == (shape[0] + 1,) and C.indptr[0] == 0
+    assert C.dtype == ks.out_type and C.values.dtype == ks.out_type.np_type
+    got = {}
+    for i in range(C.nrows):
+        cols = C.indices[C.indptr[i]:C.indptr[i + 1]]
+        assert np.all(np.diff(cols) > 0), f"row {i} not sorted/unique: {cols}"
+        for p in range(C.indptr[i], C.indptr[i + 1]):
+            got[(i, int(C.indices[p]))] = C.values[p]
+    assert set(got) == set(ref)
+    for key, want in ref.items():
+        check_entry(got[key], want, ks, key)
+
+
+def resolve(sr: Any, left: DataType, right: DataType) -> KernelSemiring:
+    if isinstance(sr, str):
+        sr = getattr(semiring, sr)
+    return resolve_semiring(sr, left, right)
+
+
+def x_args(rng: np.random.Generator, n: int, dt: DataType, ks: KernelSemiring):
+    xp = rng.random(n) < 0.6
+    xv = rand_values(rng, n, dt)
+    return xp, xv, (xv if ks.uses_right else None)
+
+
+# (semiring, matrix dtype, vector dtype): built-ins over every dtype, positional, mixed
+# types, terminal/any monoids, user-defined multiply and monoid.
+MXV_CASES = [
+    ("plus_times", FP64, FP64), ("plus_times", FP32, FP32), ("plus_times", INT8, INT8),
+    ("max_times", UINT8, UINT8), ("min_plus", INT64, INT64), ("plus_div", INT64, INT64),
+    ("times_plus", INT64, INT64), ("lor_land", BOOL, BOOL), ("any_pair", FP64, FP64),
+    ("any_secondi", BOOL, BOOL), ("min_firsti", INT8, INT8), ("plus_pair", INT64, INT64),
+    ("any_first", INT64, INT64), ("lor_eq", INT64, INT64), ("plus_times", INT8, FP32),
+    ("max_second", UINT8, UINT8), ("land_lor", BOOL, BOOL), ("plus_minus", UINT8, UINT8),
+    (UDF_MULT, FP64, FP64), (UDF_ADD, FP64, FP64),
+]
+# The other kernels share the scalar operators with pull: a few dtypes each (every new
+# dtype costs a JIT compile of about a second).
+PUSH_CASES = [
+    ("plus_times", FP64, FP64), ("min_plus", INT64, INT64), ("any_pair", BOOL, BOOL),
+    ("any_secondi", INT64, INT64), ("lor_land", BOOL, BOOL), ("max_first", INT64, INT64),
+]
+MXM_CASES = [
+    ("plus_times", FP64, FP64), ("min_plus", INT64, INT64), ("plus_pair", INT64, INT64),
+    ("any_pair", INT64, INT64), ("min_secondj", FP64, FP64), ("any_firstj", BOOL, BOOL),
+    ("max_plus", INT64, INT64), (UDF_MULT, FP64, FP64),
+]
+DOT_CASES = [
+    ("plus_pair", BOOL, BOOL), ("plus_times", FP64, FP64), ("max_times", FP64, FP64),
+    ("any_secondi", BOOL, BOOL), ("lor_land", BOOL, BOOL), ("max_firsti", INT64, INT64),
+]
+
+
+def _id(case: tuple[Any, DataType, DataType]) -> str:
+    sr, a, b = case
+    return f"{sr if isinstance(sr, str) else sr.name}-{a}-{b}"
+
+
+# ================================================================================ mxv
+@pytest.mark.parametrize("case", MXV_CASES, ids=_id)
+def test_mxv_pull(case: tuple[Any, DataType, DataType]) -> None:
+    sr, mdt, xdt = case
+    ks = resolve(sr, mdt, xdt)
+    for rng, A, pres, vals, mask, comp in instances(1, mdt):
+        xp, xv, xarg = x_args(rng, A.ncols, xdt, ks)
+        got_p, got_v = cpu.mxv_pull(A, xp, xarg, mask, comp, ks)
+        check_dense_result(got_p, got_v, ref_mxv(pres, vals, xp, xv, mask, comp, ks), ks)
+
+
+@pytest.mark.parametrize("case", PUSH_CASES, ids=_id)
+def test_mxv_push(case: tuple[Any, DataType, DataType]) -> None:
+    sr, mdt, xdt = case
+    ks = resolve(sr, mdt, xdt)
+    for rng, A, pres, vals, mask, comp in instances(2, mdt):
+        MT = csr_from_dense(pres.T, vals.T, mdt, A.values is None)
+        xp, xv, _ = x_args(rng, A.ncols, xdt, ks)
+        xi = np.flatnonzero(xp).astype(np.int64)
+        xvals = xv[xi] if ks.uses_right else None
+        idx, got = cpu.mxv_push(MT, xi, xvals, A.nrows, mask, comp, ks)
+        assert idx.dtype == np.int64 and got.dtype == ks.out_type.np_type
+        assert np.all(np.diff(idx) > 0)
+        dp = np.zeros(A.nrows, dtype=bool)
+        dv = np.zeros(A.nrows, dtype=got.dtype)
+        dp[idx] = True
+        dv[idx] = got
+        check_dense_result(dp, dv, ref_mxv(pres, vals, xp, xv, mask, comp, ks), ks)
+
+
+def test_mxv_push_dense_frontier_and_workspace_reuse() -> None:
+    """Many touched rows (flag scan instead of sort), then reuse of the cached workspace."""
+    rng = np.random.default_rng(3)
+    ks = resolve("plus_times", FP64, FP64)
+    A, pres, vals = rand_matrix(rng, 300, 40, FP64, density=0.2)
+    MT = csr_from_dense(pres.T, vals.T, FP64, False)
+    for density in (1.0, 0.05, 0.5):
+        xp = rng.random(40) < density
+        xv = rand_values(rng, 40, FP64)
+        xi = np.flatnonzero(xp)
+        idx, got = cpu.mxv_push(MT, xi, xv[xi], 300, None, False, ks)
+        dp = np.zeros(300, dtype=bool)
+        dv = np.zeros(300)
+        dp[idx] = True
+        dv[idx] = got
+        check_dense_result(dp, dv, ref_mxv(pres, vals, xp, xv, None, False, ks), ks)
+
+
+def test_mxv_pull_bfs_step_reads_no_values() -> None:
+    """any_pair / any_secondi: structure only (x_values None, values never read)."""
+    rng = np.random.default_rng(4)
+    A, pres, _ = rand_matrix(rng, 30, 30, FP64, density=0.1)
+    A.values = None  # an iso matrix with no value at all: the kernel must not need one
+    A.iso = None
+    visited = rng.random(30) < 0.3
+    for name in ("any_pair", "any_secondi"):
+        ks = resolve(name, BOOL, BOOL)
+        assert ks.structural
+        p, v = cpu.mxv_pull(A, visited, None, visited, True, ks)
+        assert v.dtype == ks.out_type.np_type
+        for i in range(30):
+            nb = [k for k in range(30) if pres[i, k] and visited[k]]
+            assert bool(p[i]) == (bool(nb) and not visited[i])
+            if p[i]:
+                assert (v[i] in nb) if name == "any_secondi" else v[i]
+
+
+# ================================================================================ mxm
+@pytest.mark.parametrize("case", MXM_CASES, ids=_id)
+def test_mxm_gustavson(case: tuple[Any, DataType, DataType]) -> None:
+    sr, adt, bdt = case
+    ks = resolve(sr, adt, bdt)
+    rng = np.random.default_rng(5)
+    for m, n, p in ((0, 0, 0), (1, 1, 1), (6, 4, 5), (12, 9, 14)):
+        for iso in (False, True):
+            A, ap, av = rand_matrix(rng, m, n, adt, iso=iso)
+            B, bp, bv = rand_matrix(rng, n, p, bdt, density=0.35)
+            for comp in (None, False, True):
+                if comp is None:
+                    M, allowed = None, None
+                else:
+                    M, mp, _ = rand_matrix(rng, m, p, BOOL, density=0.5, iso=True)
+                    allowed = mp != comp
+                C = cpu.mxm_gustavson(A, B, M, bool(comp), ks)
+                check_csr(C, ref_mxm(ap, av, bp, bv, allowed, ks), (m, p), ks)
+
+
+@pytest.mark.parametrize("case", DOT_CASES, ids=_id)
+def test_mxm_masked_dot(case: tuple[Any, DataType, DataType]) -> None:
+    sr, adt, bdt = case
+    ks = resolve(sr, adt, bdt)
+    rng = np.random.default_rng(6)
+    for m, n, p in ((0, 0, 0), (1, 1, 1), (6, 4, 5), (12, 9, 14), (3, 200, 4)):
+        for iso in (False, True):
+            A, ap, av = rand_matrix(rng, m, n, adt, iso=iso)
+            B, bp, bv = rand_matrix(rng, n, p, bdt, density=0.35)
+            if n == 200:  # lopsided rows exercise the galloping intersection
+                A, ap, av = rand_matrix(rng, m, n, adt, density=0.01, iso=iso)
+            BT = csr_from_dense(bp.T, bv.T, bdt, False)
+            M, mp, _ = rand_matrix(rng, m, p, BOOL, density=0.6, iso=True)
+            C = cpu.mxm_masked_dot(A, BT, M, ks)
+            check_csr(C, ref_mxm(ap, av, bp, bv, mp, ks), (m, p), ks)
+
+
+def test_triangle_count_masked_dot() -> None:
+    """plus_pair with mask L on L·Lᵀ counts each triangle once (Azad et al.)."""
+    rng = np.random.default_rng(7)
+    n = 60
+    up = np.triu(rng.random((n, n)) < 0.15, 1)
+    adj = up | up.T
+    L = csr_from_dense(np.tril(adj, -1), np.ones((n, n), bool), BOOL, True)
+    ks = resolve("plus_pair", INT64, INT64)
+    C = cpu.mxm_masked_dot(L, L, L, ks)  # BT = (Lᵀ)ᵀ = L
+    a = adj.astype(np.int64)
+    assert int(C.values.sum()) == int(np.trace(a @ a @ a)) // 6
+
+
+# ======================================================================== conversions
+@pytest.mark.parametrize("dt", [BOOL, INT8, FP64])
+def test_transpose_and_coo_round_trip(dt: DataType) -> None:
+    rng = np.random.default_rng(8)
+    for nrows, ncols in ((0, 0), (1, 1), (0, 3), (3, 0), (9, 13)):
+        for iso in (False, True):
+            A, pres, vals = rand_matrix(rng, nrows, ncols, dt, iso=iso)
+            T = cpu.transpose(A)
+            assert (T.nrows, T.ncols) == (ncols, nrows) and T.dtype == dt
+            assert (T.values is None) == iso
+            if iso:
+                assert T.iso == A.iso
+            tp, tv = dense(T)
+            assert np.array_equal(tp, pres.T)
+            assert np.array_equal(tv[tp], vals.T[pres.T])
+            for i in range(T.nrows):
+                assert np.all(np.diff(T.indices[T.indptr[i]:T.indptr[i + 1]]) > 0)
+            coo = cpu.coo_from_csr(A)
+            assert isinstance(coo, COO) and coo.nnz == A.nnz
+            keys = coo.rows * max(ncols, 1) + coo.cols
+            assert np.all(np.diff(keys) > 0)
+            B = cpu.csr_from_coo(coo)
+            assert np.array_equal(B.indptr, A.indptr)
+            assert np.array_equal(B.indices, A.indices)
+            assert (B.values is None) == iso and B.iso == A.iso
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_transpose_large_matches_scipy(parallel: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    sp = pytest.importorskip("scipy.sparse")
+    if parallel:  # several row blocks (one count array each) on a small matrix
+        monkeypatch.setattr(cpu.numba, "get_num_threads", lambda: 3)
+    S = sp.random(2000, 1500, density=0.1 if parallel else 0.01, format="csr",
+                  random_state=9)
+    S.indices[:40] = np.sort(S.indices[:40])  # a few skewed rows
+    A = CSR(2000, 1500, S.indptr.astype(np.int64), S.indices.astype(np.int64), S.data, FP64)
+    ST = S.T.tocsr()
+    ST.sort_indices()
+    for iso in (False, True):
+        T = cpu.transpose(A if not iso else CSR(2000, 1500, A.indptr, A.indices, None, FP64,
+                                                2.0))
+        assert np.array_equal(T.indptr, ST.indptr)
+        assert np.array_equal(T.indices, ST.indices)
+        assert np.array_equal(T.values, ST.data) if not iso else T.values is None
+
+
+# ============================================================================ caching
+def test_builtin_kernels_are_cached_on_disk() -> None:
+    """A second process loads the built-in pull kernel from Numba's on-disk cache."""
+    ks = resolve("min_plus", FP64, FP64)
+    A = CSR(2, 2, np.array([0, 1, 2]), np.array([1, 0]), np.array([1.0, 2.0]), FP64)
+    cpu.mxv_pull(A, np.ones(2, bool), np.ones(2), None, False, ks)  # compiled and saved here
+    code = (
+        "import numpy as np\n"
+        "from gblas.dtypes import FP64\n"
+        "from gblas.formats.csr import cpu\n"
+        "from gblas.formats.csr.container import CSR\n"
+        "from gblas.semirings import semiring\n"
+        "from gblas.semirings.model import resolve_semiring\n"
+        "ks = resolve_semiring(semiring.min_plus, FP64, FP64)\n"
+        "A = CSR(2, 2, np.array([0, 1, 2]), np.array([1, 0]), np.array([1.0, 2.0]), FP64)\n"
+        "cpu.mxv_pull(A, np.ones(2, bool), np.ones(2), None, False, ks)\n"
+        "print(sum(cpu._pull.stats.cache_hits.values()))\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(Path(cpu.__file__).resolve().parents[3]) + os.pathsep + \
+        env.get("PYTHONPATH", "")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=300, check=True)
+    assert int(run.stdout.strip().splitlines()[-1]) >= 1, run.stderr
