@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..core.expr import Expression, Result
 from ..dtypes import DataType, dtype_of_value
 from ..exceptions import DomainMismatch, InvalidValue
+from ..formats.csr.container import CSR
 from ..formats.vector import VecData
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, UnaryOp
 from . import entries as E
@@ -84,7 +87,17 @@ def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Exp
             f"apply needs a UnaryOp, BinaryOp (with left=/right=) or IndexUnaryOp, got {op!r}"
         )
 
+    value_only = not (getattr(op, "positional", None) or isinstance(op, IndexUnaryOp))
+
     def compute(mask: Any, desc: Any) -> Result:
+        if obj.ndim == 2 and value_only and obj._csr().is_iso:
+            # iso matrix: f of the one value; the structure is shared, not copied
+            csr = obj._csr()
+            one = E.xp_of(csr.indptr).asarray([csr.iso], dtype=csr.dtype.np_type)
+            zero = E.xp_of(csr.indptr).zeros(1, dtype=np.int64)
+            iso = fn(one, zero, zero)[0].item()
+            record(desc, "apply", "apply_iso")
+            return Result(CSR(csr.nrows, csr.ncols, csr.indptr, csr.indices, None, out, iso))
         vals, i, j, rebuild = _values_and_positions(obj)
         record(desc, "apply", "apply_values")
         return Result(rebuild(fn(vals, i, j), out))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..core.expr import Expression, Result
 from ..exceptions import EmptyObject
 from ..formats.vector import VecData
@@ -47,11 +49,20 @@ def reduce_matrix_expr(A: Any, op: Any, axis: str) -> Expression:  # noqa: N803
 
     def compute(mask: Any, desc: Any) -> Result:
         csr = A._csr() if axis == "rows" else A._csr_T()
-        rows = csr.row_ids()
-        starts = E.run_starts(rows)
-        vals = E.segment_reduce(m, csr.full_values(), starts, out)
-        record(desc, "reduce", f"reduce_{axis}_segments")
-        return Result(VecData.sparse(size, out, rows[starts], vals).normalized())
+        xp = csr.xp
+        counts = xp.diff(csr.indptr)
+        rows = xp.flatnonzero(counts).astype(np.int64)
+        if csr.is_iso and (m.idempotent or m.binaryop.name == "plus"):
+            # iso matrix: a row's sum is count * value, an idempotent fold is the value
+            iso = xp.asarray(out.cast(csr.iso), dtype=out.np_type)
+            vals = counts[rows].astype(out.np_type) * iso if not m.idempotent else \
+                xp.full(rows.shape[0], iso, dtype=out.np_type)
+            kernel = f"reduce_{axis}_iso"
+        else:
+            vals = E.segment_reduce(m, csr.full_values(), csr.indptr[rows], out)
+            kernel = f"reduce_{axis}_segments"
+        record(desc, "reduce", kernel)
+        return Result(VecData.sparse(size, out, rows, vals.astype(out.np_type)).normalized())
 
     name = "reduce_rowwise" if axis == "rows" else "reduce_columnwise"
     return Expression(name, 1, (size,), out, A.device, compute, (A,))

@@ -194,9 +194,21 @@ def monoid(op, a, b):  # noqa: ANN001, ANN201, PLR0911
     return a  # ANY / FIRST: keep the value already there
 
 
+# Opcodes of this module beyond codegen_numba's: truediv (float division of any type),
+# and FLIP + op = op with its operands swapped (the flipped form of a built-in that has no
+# named flip, e.g. pow: vxm(u, A) runs as mxv(Aᵀ, u) with the flipped semiring).
+TRUEDIV = 63
+FLIP = 64
+
+
 @numba.njit(cache=True, **_JIT_OPTS)
 def mult_op(op, a, b, i, k, j, like):  # noqa: ANN001, ANN201
     """mult(a, b) at (i, k, j) of built-in ``op``, cast to the type of ``like``."""
+    if op >= FLIP:
+        op -= FLIP
+        a, b = b, a
+    if op == TRUEDIV:
+        return cast_to(np.float64(a) / np.float64(b), like)
     return cast_to(binop(op, wide(a), wide(b), i, k, j), like)
 
 
@@ -249,11 +261,12 @@ class SemiringKernel:
         return self.builtin.stats
 
     def for_semiring(self, ks: KernelSemiring) -> Any:
-        if not ks.is_udf:
+        mop, aop = kernel_opcodes(ks)
+        if mop >= 0 and aop >= 0:
             return self.builtin
-        mfn = ks.mult_fn if ks.mult_op < 0 else None
-        afn = ks.add_fn if ks.add_op < 0 else None
-        if (ks.mult_op < 0 and mfn is None) or (ks.add_op < 0 and afn is None):
+        mfn = ks.mult_fn if mop < 0 else None
+        afn = ks.add_fn if aop < 0 else None
+        if (mop < 0 and mfn is None) or (aop < 0 and afn is None):
             raise NotImplementedForFormat(
                 f"{ks.semiring!r} has an operator with neither an opcode nor a Numba "
                 "function; the CPU kernels cannot run it (use the reference path)")
@@ -284,12 +297,24 @@ def _scalar(value: Any, np_type: np.dtype) -> Any:
     return np.asarray(value).astype(np_type)[()]
 
 
+def kernel_opcodes(ks: KernelSemiring) -> tuple[int, int]:
+    """(multiply, monoid) opcodes the kernels run; -1 where only a Numba function can."""
+    mop, mult = int(ks.mult_op), ks.mult
+    if mop < 0 and ks.mult_fn is None and mult is not None:
+        if mult.name == "truediv":
+            mop = TRUEDIV
+        elif mult.flip_name and mult.name == f"{mult.flip_name}_flipped":
+            base = cg.OPCODES.get(mult.flip_name, TRUEDIV if mult.flip_name == "truediv" else -1)
+            mop = base + FLIP if base >= 0 else -1
+    return mop, int(ks.add_op)
+
+
 def sr_args(ks: KernelSemiring) -> tuple[Any, ...]:
     """(mult_op, add_op, identity, terminal, has_terminal, is_any): the kernels' last
     arguments before their outputs."""
     out = ks.out_type.np_type
-    return (int(ks.mult_op), int(ks.add_op), _scalar(ks.identity, out),
-            _scalar(ks.terminal, out), bool(ks.has_terminal), bool(ks.is_any))
+    return (*kernel_opcodes(ks), _scalar(ks.identity, out), _scalar(ks.terminal, out),
+            bool(ks.has_terminal), bool(ks.is_any))
 
 
 def value_dtype(ks: KernelSemiring) -> np.dtype:
@@ -762,6 +787,6 @@ def coo_from_csr(csr: CSR) -> COO:
 
 __all__ = [
     "mxv_pull", "mxv_push", "mxm_gustavson", "mxm_masked_dot", "transpose", "csr_from_coo",
-    "coo_from_csr", "SemiringKernel", "mult_op", "add_op", "cast_to", "sr_args",
+    "coo_from_csr", "SemiringKernel", "mult_op", "add_op", "cast_to", "sr_args", "kernel_opcodes",
     "operand_values", "mask_args", "value_dtype",
 ]
