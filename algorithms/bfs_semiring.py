@@ -81,7 +81,7 @@ def _real(A: Matrix, src: int) -> Vector:  # noqa: N803
 
 
 def _tropical(A: Matrix, src: int) -> Vector:  # noqa: N803
-    n, dev, AT = A.nrows, A.device, A.T  # noqa: N806
+    n, dev = A.nrows, A.device
     d = Vector.from_dense(np.full(n, np.inf), device=dev)
     d[src] << 0.0
     one = A.apply(unary.one[FP64]).new() if A.dtype != FP64 else A.apply(unary.one).new()

@@ -14,12 +14,31 @@ from . import dtypes, exceptions, generators, io
 from ._device import cuda_available
 from .core import Descriptor, Expression, Mask, Matrix, Scalar, TransposedMatrix, Vector
 from .dtypes import (
-    BOOL, FP32, FP64, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
+    BOOL,
+    FP32,
+    FP64,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    UINT8,
+    UINT16,
+    UINT32,
+    UINT64,
 )
 from .ops.plan import last_plan
 from .semirings import (
-    BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp, binary, families, monoid, select,
-    semiring, unary,
+    BinaryOp,
+    IndexUnaryOp,
+    Monoid,
+    Semiring,
+    UnaryOp,
+    binary,
+    families,
+    monoid,
+    select,
+    semiring,
+    unary,
 )
 
 indexunary = select
@@ -49,7 +68,8 @@ _map_source_tree_algorithms()
 __version__ = "0.1.0"
 
 __all__ = [
-    "config", "dtypes", "exceptions", "generators", "io", "cuda_available", "Descriptor", "Expression", "Mask",
+    "config", "dtypes", "exceptions", "generators", "io", "cuda_available", "Descriptor",
+    "Expression", "Mask",
     "Matrix", "Scalar", "TransposedMatrix", "Vector", "BOOL", "FP32", "FP64", "INT8",
     "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64", "last_plan",
     "BinaryOp", "IndexUnaryOp", "Monoid", "Semiring", "UnaryOp", "binary", "families",

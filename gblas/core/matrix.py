@@ -131,7 +131,10 @@ class MatrixLike(Collection):
 
     def __getitem__(self, index: Any) -> Any:
         from ..ops.extract import (  # noqa: PLC0415
-            ScalarIndexExpr, matrix_extract, matrix_extract_col, matrix_extract_row,
+            ScalarIndexExpr,
+            matrix_extract,
+            matrix_extract_col,
+            matrix_extract_row,
         )
 
         if not isinstance(index, tuple) or len(index) != 2:

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._device import get_array_module, move_array, normalize_device
-from ..dtypes import FP64, DataType, dtype_of_value, lookup_dtype
+from ..dtypes import FP64, DataType, lookup_dtype
 from ..exceptions import DimensionMismatch, InvalidValue, NoValue
 from ..formats.vector import VecData
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp

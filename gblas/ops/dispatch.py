@@ -4,9 +4,9 @@ Key = (operation, device kind, matrix format, vector storage, direction, semirin
 mask kind). A registration may use ``"*"`` for any field. ``traits`` is ``"structural"``
 (the multiply reads no values), ``"builtin"`` (opcode kernels; structural ones too) or
 ``"udf"`` (user-defined operators compiled with Numba), ``"numpy"`` (operators with a
-NumPy form only) or ``"*"``; ``"a|b"`` lists alternatives. The most specific match wins; ties go to the higher
-``priority``. Fallback chain (in the planner): exact kernel -> a cached conversion to a
-format that has one -> CSR -> the generic CSR kernel.
+NumPy form only) or ``"*"``; ``"a|b"`` lists alternatives. The most specific match wins;
+ties go to the higher ``priority``. Fallback chain (in the planner): exact kernel -> a
+cached conversion to a format that has one -> CSR -> the generic CSR kernel.
 """
 
 from __future__ import annotations

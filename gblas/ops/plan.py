@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from .. import _config
 from ..core.descriptor import Descriptor
 

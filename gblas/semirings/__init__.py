@@ -3,8 +3,17 @@
 from . import builtins as _builtins  # noqa: F401 - registers the built-in operators
 from . import families
 from .model import (
-    BinaryOp, IndexUnaryOp, Monoid, OpNamespace, Semiring, UnaryOp, binary, monoid, select,
-    semiring, unary,
+    BinaryOp,
+    IndexUnaryOp,
+    Monoid,
+    OpNamespace,
+    Semiring,
+    UnaryOp,
+    binary,
+    monoid,
+    select,
+    semiring,
+    unary,
 )
 
 __all__ = [

@@ -9,7 +9,16 @@ import numpy as np
 from ..dtypes import BOOL, INT64, DataType
 from .codegen_numba import OPCODES
 from .model import (
-    SAME, BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp, binary, monoid, select, semiring,
+    SAME,
+    BinaryOp,
+    IndexUnaryOp,
+    Monoid,
+    Semiring,
+    UnaryOp,
+    binary,
+    monoid,
+    select,
+    semiring,
     unary,
 )
 

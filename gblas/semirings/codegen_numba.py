@@ -1,8 +1,9 @@
 """Numba side of the operator model: opcodes, scalar switch functions, user-defined ops.
 
 Built-in operators are compiled once per dtype into the kernels, which switch on the
-opcode (kept in a register; the branch is predictable) so that every kernel is cached on
-disk (``cache=True``) instead of being compiled per semiring. User-defined operators are
+opcode (a runtime value; the branch is predictable) so that every kernel is cached on disk
+(``cache=True``) instead of being compiled per semiring. Kernels call ``mult_op`` and
+``add_op``. User-defined operators are
 compiled from Python with Numba and reach kernels as first-class functions.
 """
 
@@ -14,6 +15,8 @@ from typing import Any
 
 import numba
 import numpy as np
+from numba import types
+from numba.extending import overload
 from numba.np.numpy_support import as_dtype
 
 from ..dtypes import DataType, lookup_dtype
@@ -36,95 +39,145 @@ OPCODES: dict[str, int] = {
     "firsti": FIRSTI, "firsti1": FIRSTI1, "firstj": FIRSTJ, "firstj1": FIRSTJ1,
     "secondi": SECONDI, "secondi1": SECONDI1, "secondj": SECONDJ, "secondj1": SECONDJ1,
     "iseq": ISEQ, "isne": ISNE, "isgt": ISGT, "islt": ISLT, "isge": ISGE, "isle": ISLE,
+    "truediv": 63,
 }
+# truediv: float division of any type; FLIP + op: op with its operands swapped (the flipped
+# form of a built-in that has no named flip, e.g. pow: vxm(u, A) runs as mxv(Aᵀ, u)).
+TRUEDIV = 63
+FLIP = 64
 
 
-@numba.njit(inline="always", cache=True)
-def int_div(a, b):  # noqa: ANN001, ANN202
-    """Integer division truncating toward zero, x/0 = 0 (matches ops_numpy.int_div)."""
-    if b == 0:
-        return a - a
-    q = a // b
-    if (a % b != 0) and ((a < 0) != (b < 0)):
-        q += 1
-    return q
+_JIT_OPTS: dict[str, Any] = {"error_model": "numpy", "nogil": True}
 
 
-@numba.njit(inline="always", cache=True)
-def apply_binop(op, a, b, i, k, j, is_float):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
-    """f(a, b) of a built-in operator; (i, k, j) are the positions for positional ones."""
+# ================================================================ typed scalar operators
+# Kernels call ``_MUL(op, a, b, i, k, j, like)`` and ``_ADD(op, x, y)``. Built-in operators
+# are computed in a wide type (int64; uint64 for uint64; float64 for floats: exact for the
+# integer ring operations after wrap-around, and correctly rounded for float32 + - * /
+# since 53 >= 2*24 + 2) and cast to the result type, so the opcode switch is compiled
+# only three times in all, and each kernel once per dtype (the opcode is a runtime value).
+# Overloads pick code by type at compile time: no bitwise ops on floats, integer division
+# stays integer.
+def cast_to(x: Any, like: Any) -> Any:
+    """``x`` converted to the type of ``like`` (NumPy ``astype`` rules; bool is ``!= 0``)."""
+    return np.asarray(x).astype(np.asarray(like).dtype)[()]
+
+
+@overload(cast_to)
+def _ol_cast_to(x, like):  # noqa: ANN001, ANN202
+    target = types.unliteral(like)
+    if isinstance(target, types.Boolean):
+        if isinstance(types.unliteral(x), types.Boolean):
+            return lambda x, like: x
+        return lambda x, like: x != 0
+    if types.unliteral(x) == target:
+        return lambda x, like: x
+    return lambda x, like: target(x)
+
+
+def _typed(op: int, a: Any, b: Any) -> Any:
+    """div, rdiv, pow, bor, band, bxor: the operators whose code depends on the type.
+    Floats: IEEE division, bitwise ops return a. Integers: division truncates toward zero
+    with x / 0 = 0 and wraps on INT_MIN / -1 (no trap); pow is a ** max(b, 0), wrapping."""
+    raise NotImplementedError("only callable from Numba code")
+
+
+@overload(_typed)
+def _ol_typed(op, a, b):  # noqa: ANN001, ANN202, C901
+    if isinstance(a, types.Float):
+        return lambda op, a, b: (a / b if op == DIV else b / a if op == RDIV
+                                 else a**b if op == POW else a)
+    signed = a.signed
+
+    def impl(op, a, b):  # noqa: ANN001, ANN202
+        if op == BOR or op == BAND or op == BXOR:
+            return a | b if op == BOR else (a & b if op == BAND else a ^ b)
+        if op == POW:
+            r = cast_to(1, a)
+            e = b
+            while e > 0:
+                if e & 1:
+                    r = r * a
+                a = a * a
+                e = e >> 1
+            return r
+        x, y = (a, b) if op == DIV else (b, a)
+        if y == 0:
+            return x - x
+        if signed and y == cast_to(-1, y):
+            return -x
+        q = x // y
+        return q + 1 if signed and (x % y != 0) and ((x < 0) != (y < 0)) else q
+
+    return impl
+
+
+def wide(x: Any) -> Any:
+    """``x`` as int64 (bool and integers up to 32 bits, int64), uint64 or float64."""
+    raise NotImplementedError("wide is only callable from Numba code")
+
+
+@overload(wide)
+def _ol_wide(x):  # noqa: ANN001, ANN202
+    x = types.unliteral(x)
+    if isinstance(x, types.Float):
+        return lambda x: np.float64(x)
+    if isinstance(x, types.Integer) and not x.signed and x.bitwidth == 64:
+        return lambda x: x
+    return lambda x: np.int64(x)
+
+
+@numba.njit(cache=True, **_JIT_OPTS)
+def binop(op, a, b, i, k, j):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
+    """Built-in binary operator ``op`` on wide (a, b) at position (i, k, j); type of a."""
     if op == FIRST or op == ANY:
         return a
     if op == SECOND:
         return b
     if op == PAIR:
-        return 1
+        return cast_to(1, a)
     if op == PLUS:
         return a + b
-    if op == MINUS:
-        return a - b
-    if op == RMINUS:
-        return b - a
     if op == TIMES:
         return a * b
-    if op == DIV:
-        if is_float:
-            return a / b
-        return int_div(a, b)
-    if op == RDIV:
-        if is_float:
-            return b / a
-        return int_div(b, a)
     if op == MIN:
         return a if (a < b or b != b) else b
     if op == MAX:
         return a if (a > b or b != b) else b
+    if op == MINUS or op == RMINUS:
+        return a - b if op == MINUS else b - a
+    if op == DIV or op == RDIV or op == POW or (op >= BOR and op <= BXOR):
+        return _typed(op, a, b)
     if op == LOR:
-        return (a != 0) or (b != 0)
+        return cast_to((a != 0) or (b != 0), a)
     if op == LAND:
-        return (a != 0) and (b != 0)
-    if op == LXOR:
-        return (a != 0) != (b != 0)
-    if op == LXNOR:
-        return (a != 0) == (b != 0)
+        return cast_to((a != 0) and (b != 0), a)
+    if op == LXOR or op == LXNOR:
+        return cast_to(((a != 0) != (b != 0)) == (op == LXOR), a)
     if op == EQ or op == ISEQ:
-        return a == b
+        return cast_to(a == b, a)
     if op == NE or op == ISNE:
-        return a != b
+        return cast_to(a != b, a)
     if op == GT or op == ISGT:
-        return a > b
+        return cast_to(a > b, a)
     if op == LT or op == ISLT:
-        return a < b
+        return cast_to(a < b, a)
     if op == GE or op == ISGE:
-        return a >= b
+        return cast_to(a >= b, a)
     if op == LE or op == ISLE:
-        return a <= b
-    if op == BOR:
-        return a | b
-    if op == BAND:
-        return a & b
-    if op == BXOR:
-        return a ^ b
-    if op == POW:
-        return a**b
-    if op == FIRSTI:
-        return i
-    if op == FIRSTI1:
-        return i + 1
-    if op == FIRSTJ or op == SECONDI:
-        return k
-    if op == FIRSTJ1 or op == SECONDI1:
-        return k + 1
-    if op == SECONDJ:
-        return j
-    if op == SECONDJ1:
-        return j + 1
+        return cast_to(a <= b, a)
+    if op == FIRSTI or op == FIRSTI1:
+        return cast_to(i + (op == FIRSTI1), a)
+    if op == FIRSTJ or op == SECONDI or op == FIRSTJ1 or op == SECONDI1:
+        return cast_to(k + (op == FIRSTJ1 or op == SECONDI1), a)
+    if op == SECONDJ or op == SECONDJ1:
+        return cast_to(j + (op == SECONDJ1), a)
     return a
 
 
-@numba.njit(inline="always", cache=True)
-def apply_monoid(op, a, b):  # noqa: ANN001, ANN201, PLR0911
-    """a ⊕ b of a built-in monoid."""
+@numba.njit(cache=True, **_JIT_OPTS)
+def monoid(op, a, b):  # noqa: ANN001, ANN201, PLR0911
+    """Built-in monoid ``op``: a ⊕ b on wide values of one type."""
     if op == PLUS:
         return a + b
     if op == TIMES:
@@ -134,20 +187,33 @@ def apply_monoid(op, a, b):  # noqa: ANN001, ANN201, PLR0911
     if op == MAX:
         return a if (a > b or b != b) else b
     if op == LOR:
-        return (a != 0) or (b != 0)
+        return cast_to((a != 0) or (b != 0), a)
     if op == LAND:
-        return (a != 0) and (b != 0)
+        return cast_to((a != 0) and (b != 0), a)
     if op == LXOR:
-        return (a != 0) != (b != 0)
+        return cast_to((a != 0) != (b != 0), a)
     if op == LXNOR or op == EQ:
-        return (a != 0) == (b != 0)
-    if op == BOR:
-        return a | b
-    if op == BAND:
-        return a & b
-    if op == BXOR:
-        return a ^ b
-    return a  # ANY (and FIRST): keep the value already there
+        return cast_to((a != 0) == (b != 0), a)
+    if op == BOR or op == BAND or op == BXOR:
+        return _typed(op, a, b)
+    return a  # ANY / FIRST: keep the value already there
+
+
+@numba.njit(cache=True, **_JIT_OPTS)
+def mult_op(op, a, b, i, k, j, like):  # noqa: ANN001, ANN201
+    """mult(a, b) at (i, k, j) of built-in ``op``, cast to the type of ``like``."""
+    if op >= FLIP:
+        op -= FLIP
+        a, b = b, a
+    if op == TRUEDIV:
+        return cast_to(np.float64(a) / np.float64(b), like)
+    return cast_to(binop(op, wide(a), wide(b), i, k, j), like)
+
+
+@numba.njit(cache=True, **_JIT_OPTS)
+def add_op(op, x, y):  # noqa: ANN001, ANN201
+    """x ⊕ y of built-in monoid ``op`` in the type of x (and y)."""
+    return cast_to(monoid(op, wide(x), wide(y)), x)
 
 
 # ------------------------------------------------------------------ user-defined operators
@@ -181,7 +247,7 @@ def _result_dtype(func: Callable[..., Any], arrays: tuple[Any, ...]) -> np.dtype
     return np.asarray(func(*(np.asarray(a).dtype.type(1) for a in arrays))).dtype
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _nb_type(dtype: np.dtype) -> Any:
     return numba.from_dtype(dtype)
 

@@ -196,8 +196,10 @@ class BinaryOp:
                 return _flip_udf(self)
             f = self.np_func
             alias = getattr(_BINARY, self.bool_alias).flipped.name if self.bool_alias else None
-            # no opcode: kernels run it through its NumPy form (the generic kernel)
-            return replace(self, name=f"{self.name}_flipped", opcode=-1,
+            from .codegen_numba import FLIP  # noqa: PLC0415
+
+            return replace(self, name=f"{self.name}_flipped",
+                           opcode=FLIP + self.opcode if self.opcode >= 0 else -1,
                            np_func=lambda a, b: f(b, a), flip_name=self.name,
                            bool_alias=alias)
         op = getattr(_BINARY, self.flip_name)

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 import scipy.io
 import scipy.sparse as sp
-from gblas.algorithms.betweenness import betweenness_centrality
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gblas import BOOL, FP64, INT64, Matrix
+from gblas.algorithms.betweenness import betweenness_centrality
 from gblas.exceptions import DimensionMismatch, IndexOutOfBound, InvalidObject, InvalidValue
 
 

@@ -10,11 +10,11 @@ import pytest
 import scipy.io
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
-from gblas.algorithms.cc import connected_components
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gblas import BOOL, FP64, INT64, Matrix
+from gblas.algorithms.cc import connected_components
 from gblas.exceptions import DimensionMismatch, InvalidObject
 
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import scipy.io
 import scipy.sparse as sp
-from gblas.algorithms.pagerank import pagerank
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from gblas import BOOL, FP64, INT64, Matrix
+from gblas.algorithms.pagerank import pagerank
 from gblas.exceptions import DimensionMismatch, InvalidObject, InvalidValue
 
 

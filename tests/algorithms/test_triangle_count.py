@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 import scipy.io
 import scipy.sparse as sp
-from gblas.algorithms.triangle_count import triangle_count
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gblas import BOOL, FP64, INT64, Matrix
+from gblas.algorithms.triangle_count import triangle_count
 from gblas.exceptions import DimensionMismatch, InvalidObject
 
 

@@ -213,7 +213,9 @@ MXV_CASES = [
     ("any_secondi", BOOL, BOOL), ("min_firsti", INT8, INT8), ("plus_pair", INT64, INT64),
     ("any_first", INT64, INT64), ("lor_eq", INT64, INT64), ("plus_times", INT8, FP32),
     ("max_second", UINT8, UINT8), ("land_lor", BOOL, BOOL), ("plus_minus", UINT8, UINT8),
-    (UDF_MULT, FP64, FP64), (UDF_ADD, FP64, FP64),
+    ("plus_truediv", FP64, FP64), (semiring.plus_pow.flipped, INT64, INT64),
+    (semiring.min_truediv.flipped, FP64, FP64), (UDF_MULT, FP64, FP64),
+    (UDF_ADD, FP64, FP64),
 ]
 # The other kernels share the scalar operators with pull: a few dtypes each (every new
 # dtype costs a JIT compile of about a second).

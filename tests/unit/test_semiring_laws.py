@@ -446,20 +446,20 @@ def test_bfs_families_give_same_frontier():
 @numba.njit(error_model="numpy")
 def _nb_binop(op, a, b, is_float, out):
     for t in range(a.shape[0]):
-        out[t] = cg.apply_binop(op, a[t], b[t], 0, 0, 0, is_float)
+        out[t] = cg.mult_op(op, a[t], b[t], 0, 0, 0, out[t])
     return out
 
 
 @numba.njit(error_model="numpy")
 def _nb_monoid(op, a, b, out):
     for t in range(a.shape[0]):
-        out[t] = cg.apply_monoid(op, a[t], b[t])
+        out[t] = cg.add_op(op, a[t], b[t])
     return out
 
 
 @numba.njit
 def _nb_positional(op, i, k, j):
-    return cg.apply_binop(op, 0, 0, i, k, j, False)
+    return cg.mult_op(op, np.int64(0), np.int64(0), i, k, j, np.int64(0))
 
 
 def _random_inputs(dt, n=64):
@@ -481,7 +481,7 @@ OPCODE_OPS = [name for name in BUILTIN_BINARY
 
 
 @pytest.mark.parametrize("dt", [INT64, FP64, BOOL], ids=str)
-def test_numba_apply_binop_matches_numpy(dt):
+def test_numba_mult_op_matches_numpy(dt):
     bad = []
     a, b = _random_inputs(dt)
     for name in OPCODE_OPS:
@@ -500,13 +500,17 @@ def test_numba_apply_binop_matches_numpy(dt):
         expected = expected.astype(dt.np_type)
         got = _nb_binop(op.opcode, aa.astype(dt.np_type), bb.astype(dt.np_type),
                         dt.is_float, np.empty(aa.shape[0], dtype=dt.np_type))
-        if not eq(got, expected):
+        if name == "pow" and dt.is_float:
+            # libm's pow and NumPy's (which squares by multiplying) may differ in the last bit
+            if not np.allclose(got, expected, rtol=4e-16, atol=0, equal_nan=True):
+                bad.append(name)
+        elif not eq(got, expected):
             bad.append(name)
-    assert not bad, f"apply_binop disagrees with np_func on {dt}: {bad}"
+    assert not bad, f"mult_op disagrees with np_func on {dt}: {bad}"
 
 
 @pytest.mark.parametrize("dt", [INT64, FP64, BOOL], ids=str)
-def test_numba_apply_monoid_matches_numpy(dt):
+def test_numba_add_op_matches_numpy(dt):
     bad = []
     a, b = _random_inputs(dt)
     for name in MONOIDS:
@@ -524,7 +528,7 @@ def test_numba_apply_monoid_matches_numpy(dt):
             ok = eq(got, expected)
         if not ok:
             bad.append(name)
-    assert not bad, f"apply_monoid disagrees with np_func on {dt}: {bad}"
+    assert not bad, f"add_op disagrees with np_func on {dt}: {bad}"
 
 
 def test_numba_positional_opcodes():

@@ -31,11 +31,11 @@ from typing import Any
 
 import numba
 import numpy as np
-from numba import prange, types
-from numba.extending import overload
+from numba import prange
 
 from ...exceptions import NotImplementedForFormat
 from ...semirings import codegen_numba as cg
+from ...semirings.codegen_numba import add_op, cast_to, mult_op
 from ...semirings.model import KernelSemiring
 from ..coo.container import COO
 from .container import CSR
@@ -43,179 +43,6 @@ from .container import CSR
 assert cg.BOR + 2 == cg.BXOR and cg.BAND == cg.BOR + 1  # noqa: S101 - opcode ranges used below
 _JIT_OPTS: dict[str, Any] = {"error_model": "numpy", "nogil": True}
 _J0 = np.int64(0)  # j of an mxv product (a typed zero: a literal 0 would compile again)
-
-
-# ================================================================ typed scalar operators
-# Kernels call ``_MUL(op, a, b, i, k, j, like)`` and ``_ADD(op, x, y)``. Built-in operators
-# are computed in a wide type (int64; uint64 for uint64; float64 for floats: exact for the
-# integer ring operations after wrap-around, and correctly rounded for float32 + - * /
-# since 53 >= 2*24 + 2) and cast to the result type, so the opcode switch is compiled
-# only three times in all, and each kernel once per dtype (the opcode is a runtime value).
-# Overloads pick code by type at compile time: no bitwise ops on floats, integer division
-# stays integer.
-def cast_to(x: Any, like: Any) -> Any:
-    """``x`` converted to the type of ``like`` (NumPy ``astype`` rules; bool is ``!= 0``)."""
-    return np.asarray(x).astype(np.asarray(like).dtype)[()]
-
-
-@overload(cast_to)
-def _ol_cast_to(x, like):  # noqa: ANN001, ANN202
-    target = types.unliteral(like)
-    if isinstance(target, types.Boolean):
-        if isinstance(types.unliteral(x), types.Boolean):
-            return lambda x, like: x
-        return lambda x, like: x != 0
-    if types.unliteral(x) == target:
-        return lambda x, like: x
-    return lambda x, like: target(x)
-
-
-def _typed(op: int, a: Any, b: Any) -> Any:
-    """div, rdiv, pow, bor, band, bxor: the operators whose code depends on the type.
-    Floats: IEEE division, bitwise ops return a. Integers: division truncates toward zero
-    with x / 0 = 0 and wraps on INT_MIN / -1 (no trap); pow is a ** max(b, 0), wrapping."""
-    raise NotImplementedError("only callable from Numba code")
-
-
-@overload(_typed)
-def _ol_typed(op, a, b):  # noqa: ANN001, ANN202, C901
-    if isinstance(a, types.Float):
-        return lambda op, a, b: (a / b if op == cg.DIV else b / a if op == cg.RDIV
-                                 else a**b if op == cg.POW else a)
-    signed = a.signed
-
-    def impl(op, a, b):  # noqa: ANN001, ANN202
-        if op == cg.BOR or op == cg.BAND or op == cg.BXOR:
-            return a | b if op == cg.BOR else (a & b if op == cg.BAND else a ^ b)
-        if op == cg.POW:
-            r = cast_to(1, a)
-            e = b
-            while e > 0:
-                if e & 1:
-                    r = r * a
-                a = a * a
-                e = e >> 1
-            return r
-        x, y = (a, b) if op == cg.DIV else (b, a)
-        if y == 0:
-            return x - x
-        if signed and y == cast_to(-1, y):
-            return -x
-        q = x // y
-        return q + 1 if signed and (x % y != 0) and ((x < 0) != (y < 0)) else q
-
-    return impl
-
-
-def wide(x: Any) -> Any:
-    """``x`` as int64 (bool and integers up to 32 bits, int64), uint64 or float64."""
-    raise NotImplementedError("wide is only callable from Numba code")
-
-
-@overload(wide)
-def _ol_wide(x):  # noqa: ANN001, ANN202
-    x = types.unliteral(x)
-    if isinstance(x, types.Float):
-        return lambda x: np.float64(x)
-    if isinstance(x, types.Integer) and not x.signed and x.bitwidth == 64:
-        return lambda x: x
-    return lambda x: np.int64(x)
-
-
-@numba.njit(cache=True, **_JIT_OPTS)
-def binop(op, a, b, i, k, j):  # noqa: ANN001, ANN201, C901, PLR0911, PLR0912
-    """Built-in binary operator ``op`` on wide (a, b) at position (i, k, j); type of a."""
-    if op == cg.FIRST or op == cg.ANY:
-        return a
-    if op == cg.SECOND:
-        return b
-    if op == cg.PAIR:
-        return cast_to(1, a)
-    if op == cg.PLUS:
-        return a + b
-    if op == cg.TIMES:
-        return a * b
-    if op == cg.MIN:
-        return a if (a < b or b != b) else b
-    if op == cg.MAX:
-        return a if (a > b or b != b) else b
-    if op == cg.MINUS or op == cg.RMINUS:
-        return a - b if op == cg.MINUS else b - a
-    if op == cg.DIV or op == cg.RDIV or op == cg.POW or (op >= cg.BOR and op <= cg.BXOR):
-        return _typed(op, a, b)
-    if op == cg.LOR:
-        return cast_to((a != 0) or (b != 0), a)
-    if op == cg.LAND:
-        return cast_to((a != 0) and (b != 0), a)
-    if op == cg.LXOR or op == cg.LXNOR:
-        return cast_to(((a != 0) != (b != 0)) == (op == cg.LXOR), a)
-    if op == cg.EQ or op == cg.ISEQ:
-        return cast_to(a == b, a)
-    if op == cg.NE or op == cg.ISNE:
-        return cast_to(a != b, a)
-    if op == cg.GT or op == cg.ISGT:
-        return cast_to(a > b, a)
-    if op == cg.LT or op == cg.ISLT:
-        return cast_to(a < b, a)
-    if op == cg.GE or op == cg.ISGE:
-        return cast_to(a >= b, a)
-    if op == cg.LE or op == cg.ISLE:
-        return cast_to(a <= b, a)
-    if op == cg.FIRSTI or op == cg.FIRSTI1:
-        return cast_to(i + (op == cg.FIRSTI1), a)
-    if op == cg.FIRSTJ or op == cg.SECONDI or op == cg.FIRSTJ1 or op == cg.SECONDI1:
-        return cast_to(k + (op == cg.FIRSTJ1 or op == cg.SECONDI1), a)
-    if op == cg.SECONDJ or op == cg.SECONDJ1:
-        return cast_to(j + (op == cg.SECONDJ1), a)
-    return a
-
-
-@numba.njit(cache=True, **_JIT_OPTS)
-def monoid(op, a, b):  # noqa: ANN001, ANN201, PLR0911
-    """Built-in monoid ``op``: a ⊕ b on wide values of one type."""
-    if op == cg.PLUS:
-        return a + b
-    if op == cg.TIMES:
-        return a * b
-    if op == cg.MIN:
-        return a if (a < b or b != b) else b
-    if op == cg.MAX:
-        return a if (a > b or b != b) else b
-    if op == cg.LOR:
-        return cast_to((a != 0) or (b != 0), a)
-    if op == cg.LAND:
-        return cast_to((a != 0) and (b != 0), a)
-    if op == cg.LXOR:
-        return cast_to((a != 0) != (b != 0), a)
-    if op == cg.LXNOR or op == cg.EQ:
-        return cast_to((a != 0) == (b != 0), a)
-    if op == cg.BOR or op == cg.BAND or op == cg.BXOR:
-        return _typed(op, a, b)
-    return a  # ANY / FIRST: keep the value already there
-
-
-# Opcodes of this module beyond codegen_numba's: truediv (float division of any type),
-# and FLIP + op = op with its operands swapped (the flipped form of a built-in that has no
-# named flip, e.g. pow: vxm(u, A) runs as mxv(Aᵀ, u) with the flipped semiring).
-TRUEDIV = 63
-FLIP = 64
-
-
-@numba.njit(cache=True, **_JIT_OPTS)
-def mult_op(op, a, b, i, k, j, like):  # noqa: ANN001, ANN201
-    """mult(a, b) at (i, k, j) of built-in ``op``, cast to the type of ``like``."""
-    if op >= FLIP:
-        op -= FLIP
-        a, b = b, a
-    if op == TRUEDIV:
-        return cast_to(np.float64(a) / np.float64(b), like)
-    return cast_to(binop(op, wide(a), wide(b), i, k, j), like)
-
-
-@numba.njit(cache=True, **_JIT_OPTS)
-def add_op(op, x, y):  # noqa: ANN001, ANN201
-    """x ⊕ y of built-in monoid ``op`` in the type of x (and y)."""
-    return cast_to(monoid(op, wide(x), wide(y)), x)
 
 
 # User-defined operators replace these two names in a clone of the kernel (SemiringKernel).
@@ -299,14 +126,7 @@ def _scalar(value: Any, np_type: np.dtype) -> Any:
 
 def kernel_opcodes(ks: KernelSemiring) -> tuple[int, int]:
     """(multiply, monoid) opcodes the kernels run; -1 where only a Numba function can."""
-    mop, mult = int(ks.mult_op), ks.mult
-    if mop < 0 and ks.mult_fn is None and mult is not None:
-        if mult.name == "truediv":
-            mop = TRUEDIV
-        elif mult.flip_name and mult.name == f"{mult.flip_name}_flipped":
-            base = cg.OPCODES.get(mult.flip_name, TRUEDIV if mult.flip_name == "truediv" else -1)
-            mop = base + FLIP if base >= 0 else -1
-    return mop, int(ks.add_op)
+    return int(ks.mult_op), int(ks.add_op)
 
 
 def sr_args(ks: KernelSemiring) -> tuple[Any, ...]:
