@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...ops.dispatch import MxvCall, register_kernel
+from ..csr.cpu import threads_for
 from ..vector import VecData
 from . import cpu
 
@@ -11,6 +12,7 @@ from . import cpu
                  fuses_mask=True)
 def _mxv_coo(call: MxvCall) -> VecData:
     xb, xv = call.x.as_bitmap()
-    present, values = cpu.mxv_coo(call.rep, xb, xv if call.ks.uses_right else None,
-                                  call.mask_bits, call.mask_comp, call.ks)
+    with threads_for(call.rep.nnz + call.nrows):
+        present, values = cpu.mxv_coo(call.rep, xb, xv if call.ks.uses_right else None,
+                                      call.mask_bits, call.mask_comp, call.ks)
     return VecData.bitmap(call.nrows, call.ks.out_type, present, values).normalized()

@@ -26,7 +26,8 @@ the user's Numba functions (compiled per operator, in memory only).
 from __future__ import annotations
 
 import types as pytypes
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numba
@@ -199,6 +200,24 @@ def _pull_impl(indptr, indices, mvals, m_iso, xpres, xvals, x_iso, mask, use_mas
 
 
 _pull = SemiringKernel(_pull_impl, parallel=True)
+
+
+_SERIAL_WORK = 1 << 15
+
+
+@contextmanager
+def threads_for(work: int) -> Iterator[None]:
+    """Run small inputs on one thread: waking the pool costs more than the work, and on a
+    loaded machine a parallel region over a tiny input can stall for milliseconds."""
+    if work >= _SERIAL_WORK:
+        yield
+        return
+    prev = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(prev)
 
 
 def mxv_pull(M: CSR, x_present: Any, x_values: Any | None, mask_bits: Any | None,

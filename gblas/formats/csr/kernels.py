@@ -13,8 +13,9 @@ from .container import CSR
 
 def _pull(call: MxvCall) -> VecData:
     xb, xv = call.x.as_bitmap()
-    present, values = cpu.mxv_pull(call.rep, xb, xv if call.ks.uses_right else None,
-                                   call.mask_bits, call.mask_comp, call.ks)
+    with cpu.threads_for(call.rep.nnz + call.nrows):
+        present, values = cpu.mxv_pull(call.rep, xb, xv if call.ks.uses_right else None,
+                                       call.mask_bits, call.mask_comp, call.ks)
     return VecData.bitmap(call.nrows, call.ks.out_type, present, values).normalized()
 
 
@@ -41,7 +42,9 @@ register_kernel("mxv", "csr_push_spmspv", device="cpu", format="csr", direction=
 def _mxm_dot(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
     from ...ops.mxm import mask_pattern  # noqa: PLC0415
 
-    return cpu.mxm_masked_dot(a._csr(), b._csr_T(), mask_pattern(mask), ks)
+    A, BT, M = a._csr(), b._csr_T(), mask_pattern(mask)  # noqa: N806
+    with cpu.threads_for(A.nnz + BT.nnz + M.nnz):
+        return cpu.mxm_masked_dot(A, BT, M, ks)
 
 
 @register_kernel("mxm", "csr_gustavson", device="cpu", format="csr", traits="builtin|udf",
@@ -49,6 +52,7 @@ def _mxm_dot(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
 def _mxm_gustavson(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
     from ...ops.mxm import mask_pattern  # noqa: PLC0415
 
-    if mask is None:
-        return cpu.mxm_gustavson(a._csr(), b._csr(), None, False, ks)
-    return cpu.mxm_gustavson(a._csr(), b._csr(), mask_pattern(mask), mask.complement, ks)
+    A, B = a._csr(), b._csr()  # noqa: N806
+    M = None if mask is None else mask_pattern(mask)  # noqa: N806
+    with cpu.threads_for(A.nnz + B.nnz):
+        return cpu.mxm_gustavson(A, B, M, bool(mask is not None and mask.complement), ks)
