@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gblas import BOOL, INT64, Descriptor, Matrix, Vector, monoid, semiring, unary
+from gblas import BOOL, INT64, Descriptor, Matrix, Vector, binary, monoid, semiring, unary
 from gblas.exceptions import DimensionMismatch, IndexOutOfBound, InvalidObject, InvalidValue
 
 
@@ -90,7 +90,8 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
                 elif any_pull:
                     switch = growing and nq > n_over_beta1
                 else:
-                    w(q.S, replace=True) << degree
+                    # edges leaving the frontier: the degrees at q's entries
+                    w << q.ewise_mult(degree, binary.second)
                     frontier_edges = w.reduce(monoid.plus).new().value or 0
                     edges_unexplored -= frontier_edges
                     switch = growing and frontier_edges > edges_unexplored / alpha

@@ -62,6 +62,7 @@ class Collection:
     def _as_expression(self) -> Expression:
         """The identity expression (``out << v`` copies v through the mask/accum)."""
         data = self._data
+        data.exclusive = False  # the result may share these arrays: no in-place updates
         return Expression("identity", self.ndim, self.shape, self.dtype, self.device,
                           lambda mask, desc: Result(data), (self,))
 

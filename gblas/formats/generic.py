@@ -67,8 +67,8 @@ def mxm_generic(A: CSR, B: CSR, ks: KernelSemiring, allowed: Any = None) -> CSR:
         from .csr.convert import empty_like_shape  # noqa: PLC0415
 
         return empty_like_shape(A.nrows, ncols, ks.out_type, xp)
-    a_pos = xp.repeat(xp.arange(A.nnz, dtype=np.int64), counts)
-    offs = xp.arange(total, dtype=np.int64) - xp.repeat(xp.cumsum(counts) - counts, counts)
+    a_pos = E.repeat(xp.arange(A.nnz, dtype=np.int64), counts)
+    offs = xp.arange(total, dtype=np.int64) - E.repeat(xp.cumsum(counts) - counts, counts)
     b_pos = B.indptr[A.indices[a_pos]] + offs
     i = A.row_ids()[a_pos]
     k = A.indices[a_pos]

@@ -25,6 +25,9 @@ class VecData:
     bits: Any = None  # bitmap only (bool[size])
     _nvals: int | None = None
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    # True when no other object holds these arrays: the write-back may then update a
+    # bitmap in place instead of copying it (BFS levels: O(frontier) per level, not O(n))
+    exclusive: bool = field(default=False, repr=False)
 
     # ---------------------------------------------------------------- constructors
     @staticmethod

@@ -54,6 +54,7 @@ class Registration:
 
 
 _REGISTRY: dict[str, list[Registration]] = defaultdict(list)
+_LOOKUP_CACHE: dict[tuple[Any, ...], Registration | None] = {}
 
 
 def register_kernel(op: str, name: str, **key: Any) -> Callable[[Callable[..., Any]], Any]:
@@ -62,6 +63,7 @@ def register_kernel(op: str, name: str, **key: Any) -> Callable[[Callable[..., A
     def deco(func: Callable[..., Any]) -> Callable[..., Any]:
         reg = Registration(op, name, func, **key)
         _REGISTRY[op] = [r for r in _REGISTRY[op] if r.name != name] + [reg]
+        _LOOKUP_CACHE.clear()
         return func
 
     return deco
@@ -70,10 +72,11 @@ def register_kernel(op: str, name: str, **key: Any) -> Callable[[Callable[..., A
 def find_kernel(op: str, **key: str) -> Registration | None:
     """The most specific registration matching ``key`` (None if there is none)."""
     _ensure_formats_loaded()
-    found = [r for r in _REGISTRY[op] if r.matches(key)]
-    if not found:
-        return None
-    return max(found, key=lambda r: r.specificity)
+    ckey = (op, *sorted(key.items()))
+    if ckey not in _LOOKUP_CACHE:
+        found = [r for r in _REGISTRY[op] if r.matches(key)]
+        _LOOKUP_CACHE[ckey] = max(found, key=lambda r: r.specificity) if found else None
+    return _LOOKUP_CACHE[ckey]
 
 
 def formats_for(op: str, **key: str) -> list[str]:

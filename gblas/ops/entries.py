@@ -121,10 +121,15 @@ def segment_reduce(monoid: Monoid, values: Any, starts: Any, out: DataType) -> A
     if op.name == "second":
         ends = xp.concatenate([starts[1:], xp.asarray([values.shape[0]])]) - 1
         return values[ends]
+    if xp is not np and op.opcode >= 0:  # CuPy: the CUDA segmented reduction (opcodes)
+        from ..formats.csr.cuda import segment_reduce as _cuda_segment_reduce  # noqa: PLC0415
+
+        return _cuda_segment_reduce(op.opcode, values, starts, out.np_type)
     if op.ufunc is not None:
         return op.ufunc.reduceat(values, starts).astype(out.np_type, copy=False)
     if op.nb_func is None:
         raise NotImplementedError(f"no segmented reduction for {monoid!r}")
+    # user-defined monoid on the GPU: explicit host round trip (no CUDA form of a UDF)
     host_vals = values if xp is np else values.get()
     host_starts = starts if xp is np else starts.get()
     ends = np.concatenate([host_starts[1:], [host_vals.shape[0]]]).astype(np.int64)
@@ -137,6 +142,19 @@ def reduce_all(monoid: Monoid, values: Any, out: DataType) -> Any:
     """Fold every value (non-empty) with ``monoid``; returns a Python scalar."""
     xp = xp_of(values)
     return segment_reduce(monoid, values, xp.zeros(1, dtype=np.int64), out)[0].item()
+
+
+def repeat(values: Any, counts: Any) -> Any:
+    """``values[p]`` repeated ``counts[p]`` times (NumPy ``repeat``; CuPy's takes no array
+    of counts: there it is a scan and a search, with one host read of the total)."""
+    xp = xp_of(values)
+    if xp is np:
+        return np.repeat(values, counts)
+    if counts.shape[0] == 0:
+        return values[:0]
+    ends = xp.cumsum(counts)
+    total = int(ends[-1])
+    return values[xp.searchsorted(ends, xp.arange(total, dtype=np.int64), side="right")]
 
 
 def run_starts(sorted_keys: Any) -> Any:

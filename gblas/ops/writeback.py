@@ -14,7 +14,7 @@ import numpy as np
 from ..core.mask import Mask
 from ..dtypes import DataType
 from ..formats.csr.container import CSR
-from ..formats.vector import SPARSE, VecData
+from ..formats.vector import BITMAP, SPARSE, VecData
 from ..semirings.model import BinaryOp
 from . import entries as E
 
@@ -126,18 +126,28 @@ def _writeback_dense(C: VecData, T: VecData, mask: Mask | None, accum: BinaryOp 
 
 
 def _writeback_scatter(C: VecData, T: VecData, mask: Mask, mask_applied: bool) -> VecData:
-    """Dense C, sparse T, no accum/replace, non-complemented mask: O(nnz(mask)+nnz(T))."""
+    """Dense C, sparse T, no accum/replace, non-complemented mask: O(nnz(mask)+nnz(T)).
+
+    C's arrays are updated in place when C holds them alone (``exclusive``), else copied.
+    """
     out = C.dtype
     cb, cv = C.as_bitmap()
-    bits, vals = cb.copy(), cv.copy()
+    if C.kind == BITMAP and C.exclusive:
+        bits, vals = cb, cv
+    else:
+        bits, vals = cb.copy(), cv.copy()
     tk, tv = T.as_sparse()
-    bits[vector_mask_keys(mask)] = False  # entries the mask allows are replaced by T's
     if not mask_applied:
         keep = mask_allowed(mask, tk)
         tk, tv = tk[keep], tv[keep]
+    mk = vector_mask_keys(mask)
+    nvals = C.nvals - int(bits[mk].sum())
+    bits[mk] = False  # entries the mask allows are replaced by T's (T lies inside the mask)
     bits[tk] = True
     vals[tk] = tv.astype(out.np_type, copy=False)
-    return VecData.bitmap(C.size, out, bits, vals).normalized()
+    res = VecData.bitmap(C.size, out, bits, vals, nvals + int(tk.shape[0]))
+    res.exclusive = True
+    return res.normalized()
 
 
 def writeback_matrix(C: CSR, T: CSR, mask: Mask | None, accum: BinaryOp | None,

@@ -47,7 +47,11 @@ class CSR:
     def row_ids(self) -> Any:
         """Row index of every stored entry (COO rows)."""
         xp = self.xp
-        return xp.repeat(xp.arange(self.nrows, dtype=np.int64), xp.diff(self.indptr))
+        if xp is np:
+            return np.repeat(np.arange(self.nrows, dtype=np.int64), np.diff(self.indptr))
+        # CuPy's repeat takes no array of counts: search each entry's row in indptr
+        pos = xp.arange(self.nnz, dtype=np.int64)
+        return xp.searchsorted(self.indptr[1:], pos, side="right").astype(np.int64)
 
     def nbytes(self) -> int:
         n = self.indptr.nbytes + self.indices.nbytes

@@ -1,0 +1,193 @@
+// CSR kernels for mxv on the GPU (CuPy RawModule, -std=c++17).
+//
+// The semiring functors gb_mult<MOP, TD, TZ> / gb_add<AOP, TZ> come from
+// gblas.semirings.codegen_cuda.functor_source(), prepended to this file by
+// gblas/formats/csr/cuda.py (scripts/check_cuda.sh does the same for nvcc).
+// Template arguments: MOP/AOP opcodes, TD the multiply domain (operands are cast to it
+// beforehand), TZ the output type, UL/UR whether the multiply reads the matrix / vector
+// values (a structure-only semiring, e.g. any_pair, instantiates UL = UR = false and
+// reads no value array at all).
+//
+// Index arrays are int64 (long long), as in the CSR container; presence/mask arrays are
+// bool (1 byte).
+
+#define GB_FULL_MASK 0xffffffffu
+
+// ---------------------------------------------------------------------------- pull
+// T(i) = (+)_k M(i,k) (x) x(k) over rows i of CSR(M), one warp per row (grid-stride
+// over warps). A row the (complemented) mask forbids is skipped before its column indices
+// are read. Lanes stride over the row, 32 consecutive entries per step (coalesced);
+// after each step the warp stops if a lane holds the monoid's terminal value, or, for
+// the `any` monoid, as soon as a lane found a present x(k): the lowest such lane wins, so
+// the result is the first product in row order, as on the CPU.
+// Bytes per row visited: 16 (indptr) + 1 (mask) + per entry read 8 (index) + 1 (x bit)
+// [+ sizeof(TD) matrix value if UL] [+ sizeof(TD) x value if UR]; out 1 + sizeof(TZ).
+// One flop (mult + add) per entry whose x(k) is present.
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR>
+__global__ void mxv_pull(const long long* __restrict__ indptr,
+                         const long long* __restrict__ indices,
+                         const TD* __restrict__ mvals, int m_iso,
+                         const bool* __restrict__ xpres,
+                         const TD* __restrict__ xvals, int x_iso,
+                         const bool* __restrict__ mask, int use_mask, int mcomp,
+                         long long nrows, const TZ* __restrict__ params,  // identity, terminal
+                         int has_term, int is_any,
+                         bool* __restrict__ out_pres, TZ* __restrict__ out_vals,
+                         unsigned long long* __restrict__ count) {
+  const int lane = threadIdx.x & 31;
+  const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+  const TZ ident = params[0];
+  const TZ term = params[1];
+  unsigned long long nfound = 0;
+  for (long long i = warp; i < nrows; i += nwarps) {
+    if (use_mask && (bool)mask[i] == (bool)mcomp) {
+      if (lane == 0) out_pres[i] = false;
+      continue;
+    }
+    const long long start = indptr[i], end = indptr[i + 1];
+    bool found = false;
+    TZ acc = ident;
+    for (long long base = start; base < end; base += 32) {
+      const long long p = base + lane;
+      bool have = false;
+      TZ t = ident;
+      if (p < end) {
+        const long long k = indices[p];
+        if (xpres[k]) {
+          TD a = TD(), b = TD();
+          if constexpr (UL) a = m_iso ? mvals[0] : mvals[p];
+          if constexpr (UR) b = x_iso ? xvals[0] : xvals[k];
+          t = gb_mult<MOP, TD, TZ>(a, b, i, k, 0LL);
+          have = true;
+        }
+      }
+      if (is_any) {
+        const unsigned ballot = __ballot_sync(GB_FULL_MASK, have);
+        if (ballot) {
+          const int src = __ffs(ballot) - 1;
+          acc = __shfl_sync(GB_FULL_MASK, t, src);
+          found = true;
+          break;
+        }
+        continue;
+      }
+      if (have) {
+        acc = found ? gb_add<AOP, TZ>(acc, t) : t;
+        found = true;
+      }
+      if (has_term && __any_sync(GB_FULL_MASK, found && acc == term)) break;
+    }
+    if (!is_any) {
+      // fold the 32 partial results (lanes without a product hold none)
+      for (int off = 16; off > 0; off >>= 1) {
+        const TZ o = __shfl_down_sync(GB_FULL_MASK, acc, off);
+        const bool of = __shfl_down_sync(GB_FULL_MASK, found, off);
+        if (of) {
+          acc = found ? gb_add<AOP, TZ>(acc, o) : o;
+          found = true;
+        }
+      }
+    }
+    if (lane == 0) {
+      out_pres[i] = found;
+      out_vals[i] = found ? acc : ident;
+      nfound += found ? 1 : 0;
+    }
+  }
+  if (lane == 0 && nfound) atomicAdd(count, nfound);
+}
+
+// ---------------------------------------------------------------------------- push
+// Phase 1 (any monoid): scatter the frontier x (sorted indices xi, nf of them) over rows
+// of CSR(Mᵀ), edge-parallel: scan[p] = edges of the first p frontier vertices (scan[nf]
+// = total, read on the device: no host sync before the launch); thread e finds its
+// frontier position by binary search in scan, so a hub vertex is spread over many
+// threads (load-balanced like merge-path). claim[j] = min frontier position p that reaches
+// j (atomicMin); the thread that claims j first appends j to out_list (no duplicates).
+// Bytes per frontier edge: 8 (index) + 1 (mask bit) + 4 (claim read / atomic) +
+// ~8*log2(nf) (scan search, cached); per new vertex 8 (list) + 8 (counter atomic,
+// warp-aggregated by the hardware).
+__global__ void mxv_push_claim(const long long* __restrict__ indptr,
+                               const long long* __restrict__ indices,
+                               const long long* __restrict__ xi, long long nf,
+                               const long long* __restrict__ scan,
+                               const bool* __restrict__ mask, int use_mask, int mcomp,
+                               int* __restrict__ claim, long long* __restrict__ out_list,
+                               unsigned long long* __restrict__ count) {
+  const long long total = scan[nf];
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total;
+       e += stride) {
+    long long lo = 0, hi = nf;  // largest p with scan[p] <= e
+    while (hi - lo > 1) {
+      const long long mid = (lo + hi) >> 1;
+      if (scan[mid] <= e) lo = mid; else hi = mid;
+    }
+    const long long k = xi[lo];
+    const long long j = indices[indptr[k] + (e - scan[lo])];
+    if (use_mask && (bool)mask[j] == (bool)mcomp) continue;
+    const int p = (int)lo;
+    if (*((volatile int*)&claim[j]) <= p) continue;  // already claimed by an earlier one
+    const int old = atomicMin(&claim[j], p);
+    if (old == 0x7fffffff) {
+      const unsigned long long slot = atomicAdd(count, 1ULL);
+      out_list[slot] = j;
+    }
+  }
+}
+
+// Phase 2: value of each output j (sorted) from its winning frontier position:
+// T(j) = mult(Mᵀ(k, j), x(k)) with k = xi[claim[j]] (the first product, as on the CPU).
+// The matrix value is found by binary search in row k of Mᵀ (only when UL).
+// Bytes per output: 8 (j) + 4 (claim) + 8 (xi) [+ log-search over row k + sizeof(TD)]
+// [+ sizeof(TD)] + sizeof(TZ).
+template <int MOP, typename TD, typename TZ, bool UL, bool UR>
+__global__ void mxv_push_values(const long long* __restrict__ indptr,
+                                const long long* __restrict__ indices,
+                                const TD* __restrict__ mvals, int m_iso,
+                                const long long* __restrict__ xi,
+                                const TD* __restrict__ xvals, int x_iso,
+                                const int* __restrict__ claim,
+                                const long long* __restrict__ out_idx, long long nout,
+                                TZ* __restrict__ out_vals) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < nout;
+       t += stride) {
+    const long long j = out_idx[t];
+    const int p = claim[j];
+    const long long k = xi[p];
+    TD a = TD(), b = TD();
+    if constexpr (UL) {
+      if (m_iso) {
+        a = mvals[0];
+      } else {
+        long long lo = indptr[k], hi = indptr[k + 1];
+        while (lo < hi) {
+          const long long mid = (lo + hi) >> 1;
+          if (indices[mid] < j) lo = mid + 1; else hi = mid;
+        }
+        a = mvals[lo];
+      }
+    }
+    if constexpr (UR) b = x_iso ? xvals[0] : xvals[p];
+    out_vals[t] = gb_mult<MOP, TD, TZ>(a, b, j, k, 0LL);
+  }
+}
+
+// ---------------------------------------------------------------------------- reduce
+// out[s] = (+) of vals[starts[s] : starts[s+1]] (the last segment ends at n); one thread
+// per segment, in order (non-commutative-safe). Bytes: 8 per segment + sizeof(TZ) per value.
+template <int AOP, typename TZ>
+__global__ void segment_reduce(const TZ* __restrict__ vals, long long n,
+                               const long long* __restrict__ starts, long long nseg,
+                               TZ* __restrict__ out) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x; s < nseg;
+       s += stride) {
+    const long long lo = starts[s], hi = s + 1 < nseg ? starts[s + 1] : n;
+    TZ acc = vals[lo];
+    for (long long p = lo + 1; p < hi; ++p) acc = gb_add<AOP, TZ>(acc, vals[p]);
+    out[s] = acc;
+  }
+}
