@@ -19,6 +19,7 @@ import numpy as np
 
 from ...ops import entries as E
 from ...ops.dispatch import MxvCall, register_kernel
+from ...semirings import codegen_numba as cg
 from ...semirings.codegen_cuda import c_type, functor_source
 from ...semirings.model import KernelSemiring
 from ..vector import VecData
@@ -79,7 +80,9 @@ def _operand(values: Any, iso: Any, used: bool, dom: np.dtype, cp: Any) -> tuple
     if not used:
         return _dummy(dom.str, cp.cuda.Device().id), 1
     if values is None:
-        return cp.asarray(np.asarray([iso]).astype(dom)), 1
+        host = np.empty(1, dtype=dom)
+        host[0] = np.asarray(iso).astype(dom)
+        return cp.asarray(host), 1
     return cp.ascontiguousarray(values.astype(dom, copy=False)), 0
 
 
@@ -94,7 +97,9 @@ def _dummy(dtype: str, device_id: int) -> Any:
 def _params(out: str, ident: Any, term: Any, device_id: int) -> Any:
     cp = _cp()
     with cp.cuda.Device(device_id):
-        return cp.asarray(np.asarray([ident, term]).astype(np.dtype(out)))
+        host = np.empty(2, dtype=np.dtype(out))
+        host[0], host[1] = ident, term  # element-wise: [0, 2**64-1] would go through float
+        return cp.asarray(host)
 
 
 def _mask(call: MxvCall, cp: Any) -> tuple[Any, int, int]:
@@ -109,6 +114,18 @@ def _read_count(count: Any) -> int:
 
 
 # ====================================================================== mxv: pull
+_KEEPS_FIRST = {cg.FIRST, cg.ANY}
+_BITWISE = {cg.BOR, cg.BAND, cg.BXOR}
+
+
+def _first_wins(ks: KernelSemiring) -> bool:
+    """The monoid keeps its first operand (any, first; bitwise ops on floats, which return
+    their first operand as on the CPU): the pull kernel then takes the first product in
+    row order (ballot + first lane), which is what a sequential fold gives."""
+    aop = int(ks.add_op)
+    return bool(ks.is_any or aop in _KEEPS_FIRST or (ks.out_type.is_float and aop in _BITWISE))
+
+
 def mxv_pull(call: MxvCall) -> VecData:
     """T = M ⊕.⊗ x over CSR of M, x as a bitmap; returns a bitmap VecData (normalised)."""
     cp = _cp()
@@ -137,7 +154,7 @@ def mxv_pull(call: MxvCall) -> VecData:
         k((grid,), (_BLOCK,), (
             csr.indptr, csr.indices, mvals, np.int32(m_iso), cp.ascontiguousarray(xb),
             xvals, np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp),
-            np.int64(n), params, np.int32(bool(ks.has_terminal)), np.int32(bool(ks.is_any)),
+            np.int64(n), params, np.int32(bool(ks.has_terminal)), np.int32(_first_wins(ks)),
             pres, vals, count))
         nv = _read_count(count)
     return VecData.bitmap(n, ks.out_type, pres, vals, nv).normalized()
@@ -195,13 +212,13 @@ def mxv_push(call: MxvCall) -> VecData:
 
 
 def _push_expand(call: MxvCall) -> VecData:
-    """Monoids other than ``any``: expand the frontier's edges of Mᵀ, sort by output, fold (array
-    primitives; the order within an output is the frontier's, as on the CPU)."""
-    from ..generic import fold, products  # noqa: PLC0415
-
+    """Monoids other than ``any``: expand the frontier's edges of Mᵀ, sort by output
+    (stable: within an output the frontier's order, as on the CPU), multiply with the
+    generated functor and fold with the segmented reduction."""
     cp = _cp()
     MT: CSR = call.rep  # noqa: N806
     ks = call.ks
+    out = np.dtype(ks.out_type.np_type)
     xi, xv = call.x.as_sparse()
     deg = MT.indptr[xi + 1] - MT.indptr[xi]
     pos_f = E.repeat(cp.arange(xi.shape[0], dtype=np.int64), deg)  # frontier position
@@ -213,13 +230,29 @@ def _push_expand(call: MxvCall) -> VecData:
     if call.mask_bits is not None:
         keep = call.mask_bits[j] != bool(call.mask_comp)
         pos_f, edge, j = pos_f[keep], edge[keep], j[keep]
+        if j.shape[0] == 0:
+            return VecData.empty(call.nrows, ks.out_type, cp)
     order = cp.argsort(j, kind="stable")
     pos_f, edge, j = pos_f[order], edge[order], j[order]
-    k = xi[pos_f]
-    a = MT.full_values()[edge] if ks.uses_left else None
-    b = xv[pos_f] if ks.uses_right else None
-    t = products(ks, a, b, j, k, cp.zeros_like(j))
-    keys, vals = fold(ks, j, t)
+    k = cp.ascontiguousarray(xi[pos_f], dtype=np.int64)
+    dev = _dev_id(MT.indptr)
+    dom = _domain(ks)
+    ul, ur = bool(ks.uses_left), bool(ks.uses_right)
+    with cp.cuda.Device(dev):
+        dummy = _dummy(dom.str, dev)
+        a = cp.ascontiguousarray(MT.full_values()[edge].astype(dom, copy=False)) if ul else dummy
+        b = cp.ascontiguousarray(xv[pos_f].astype(dom, copy=False)) if ur else dummy
+        t = cp.empty(j.shape[0], dtype=out)
+        kern = get_kernel(dev, f"mult_products<{int(ks.mult_op)}, {c_type(dom)}, {c_type(out)}, "
+                               f"{_b(ul)}, {_b(ur)}>")
+        kern((_grid(int(j.shape[0]), dev),), (_BLOCK,), (a, b, cp.ascontiguousarray(j), k,
+                                                      np.int64(j.shape[0]), t))
+    run = E.run_starts(j)
+    keys = j[run]
+    if ks.is_any or ks.add.binaryop.name in ("first", "any"):
+        vals = t[run]
+    else:
+        vals = segment_reduce(int(ks.add_op), t, run, out)
     return VecData.sparse(call.nrows, ks.out_type, keys, vals).normalized()
 
 
@@ -261,6 +294,8 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
     "mxv_push_values<30, bool, long long, false, false>",
     "mxv_push_values<7, double, double, true, true>",
     "mxv_push_values<0, signed char, signed char, true, false>",
+    "mult_products<7, double, double, true, true>",
+    "mult_products<22, float, float, true, true>", "mult_products<28, bool, int, false, false>",
     "segment_reduce<4, double>", "segment_reduce<10, float>", "segment_reduce<12, bool>",
     "segment_reduce<7, long long>", "segment_reduce<24, unsigned char>",
 ]}

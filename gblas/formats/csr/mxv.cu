@@ -18,8 +18,9 @@
 // over warps). A row the (complemented) mask forbids is skipped before its column indices
 // are read. Lanes stride over the row, 32 consecutive entries per step (coalesced);
 // after each step the warp stops if a lane holds the monoid's terminal value, or, for
-// the `any` monoid, as soon as a lane found a present x(k): the lowest such lane wins, so
-// the result is the first product in row order, as on the CPU.
+// the `any` monoid (is_any: also any monoid that keeps its first operand), as soon as a
+// lane found a present x(k): the lowest such lane wins, so the result is the first product
+// in row order, as on the CPU.
 // Bytes per row visited: 16 (indptr) + 1 (mask) + per entry read 8 (index) + 1 (x bit)
 // [+ sizeof(TD) matrix value if UL] [+ sizeof(TD) x value if UR]; out 1 + sizeof(TZ).
 // One flop (mult + add) per entry whose x(k) is present.
@@ -177,7 +178,9 @@ __global__ void mxv_push_values(const long long* __restrict__ indptr,
 
 // ---------------------------------------------------------------------------- reduce
 // out[s] = (+) of vals[starts[s] : starts[s+1]] (the last segment ends at n); one thread
-// per segment, in order (non-commutative-safe). Bytes: 8 per segment + sizeof(TZ) per value.
+// per segment, in order (non-commutative-safe). Logical monoids normalise a lone value to
+// (x != 0), as NumPy's logical ufuncs do on the CPU. Bytes: 8 per segment + sizeof(TZ)
+// per value.
 template <int AOP, typename TZ>
 __global__ void segment_reduce(const TZ* __restrict__ vals, long long n,
                                const long long* __restrict__ starts, long long nseg,
@@ -187,7 +190,28 @@ __global__ void segment_reduce(const TZ* __restrict__ vals, long long n,
        s += stride) {
     const long long lo = starts[s], hi = s + 1 < nseg ? starts[s + 1] : n;
     TZ acc = vals[lo];
+    if constexpr (AOP == GB_OP_LOR || AOP == GB_OP_LAND || AOP == GB_OP_LXOR ||
+                  AOP == GB_OP_LXNOR || AOP == GB_OP_EQ) {
+      acc = (TZ)(acc != (TZ)0);
+    }
     for (long long p = lo + 1; p < hi; ++p) acc = gb_add<AOP, TZ>(acc, vals[p]);
     out[s] = acc;
+  }
+}
+
+// ---------------------------------------------------------------------------- products
+// out[t] = mult(a[t], b[t]) at (i[t], k[t], 0): the multiply of an expanded product list
+// (push for monoids other than `any`, before the segmented fold). Bytes per product:
+// 16 (i, k) [+ sizeof(TD) each for a, b] + sizeof(TZ).
+template <int MOP, typename TD, typename TZ, bool UL, bool UR>
+__global__ void mult_products(const TD* __restrict__ a, const TD* __restrict__ b,
+                              const long long* __restrict__ i, const long long* __restrict__ k,
+                              long long n, TZ* __restrict__ out) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += stride) {
+    TD av = TD(), bv = TD();
+    if constexpr (UL) av = a[t];
+    if constexpr (UR) bv = b[t];
+    out[t] = gb_mult<MOP, TD, TZ>(av, bv, i[t], k[t], 0LL);
   }
 }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Compile every gblas/**/*.cu for sm_90 as a syntax/resource check (no GPU needed):
+# each file is prefixed with the generated semiring functors and followed by the
+# template instantiations its format's cuda.py lists in CHECK_INSTANCES. Fails on a
+# compile error or on any ptxas "spill stores"/"spill loads" > 0.
+# Usage: scripts/check_cuda.sh   (NVCC=/path/to/nvcc, ARCH=sm_90 to override)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NVCC="${NVCC:-nvcc}"
+ARCH="${ARCH:-sm_90}"
+if ! command -v "$NVCC" >/dev/null 2>&1; then
+  echo "check_cuda: nvcc not found; skipping the CUDA compile check"
+  exit 0
+fi
+PY="${PYTHON:-python3}"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+mapfile -t files < <(find gblas -name '*.cu' | sort)
+if [ "${#files[@]}" -eq 0 ]; then
+  echo "check_cuda: no .cu files"
+  exit 0
+fi
+status=0
+for f in "${files[@]}"; do
+  tu="$tmp/$(echo "$f" | tr '/' '_')"
+  PYTHONPATH=. "$PY" - "$f" "$tu" <<'PYEOF'
+import importlib, sys
+from pathlib import Path
+from gblas.semirings.codegen_cuda import functor_source
+src, out = Path(sys.argv[1]), sys.argv[2]
+mod = ".".join(src.parent.parts) + ".cuda"
+try:
+    inst = getattr(importlib.import_module(mod), "CHECK_INSTANCES", {}).get(src.name, [])
+except ImportError:
+    inst = []
+lines = [functor_source(), f'#line 1 "{src}"', src.read_text(), "// instantiations"]
+lines += [f"void* gb_check_inst_{i} = (void*)&{e};" for i, e in enumerate(inst)]
+Path(out).write_text("\n".join(lines) + "\n")
+print(f"check_cuda: {src}: {len(inst)} instantiations")
+PYEOF
+  log="$tmp/log.txt"
+  if ! "$NVCC" -std=c++17 -arch="$ARCH" -Xptxas -v -c "$tu" -o /dev/null >"$log" 2>&1; then
+    cat "$log"
+    echo "check_cuda: FAILED to compile $f"
+    status=1
+    continue
+  fi
+  if grep -E "[1-9][0-9]* bytes spill (stores|loads)" "$log"; then
+    echo "check_cuda: register spills in $f"
+    status=1
+  fi
+  if grep -qiE "warning" "$log"; then grep -iE "warning" "$log"; fi
+  echo "check_cuda: $f OK ($(grep -c 'Compiling entry' "$log") kernels)"
+done
+exit $status
