@@ -43,8 +43,13 @@ def _levels_start(n: int, src: int, dev: str) -> Vector:
     return levels
 
 
+def _structure(A: Matrix, dtype: Any) -> Any:  # noqa: N803
+    """Aᵀ with every stored entry 1 of ``dtype`` (BFS follows edges, whatever their values)."""
+    return A.apply(unary.one[dtype]).new().T
+
+
 def _boolean(A: Matrix, src: int) -> Vector:  # noqa: N803
-    n, dev, AT = A.nrows, A.device, A.T  # noqa: N806
+    n, dev, AT = A.nrows, A.device, _structure(A, BOOL)  # noqa: N806
     levels = _levels_start(n, src, dev)
     f = Vector.from_dense(np.ones(n, dtype=bool), device=dev)  # filter: 1 = unvisited
     f[src] << False
@@ -62,7 +67,7 @@ def _boolean(A: Matrix, src: int) -> Vector:  # noqa: N803
 
 
 def _real(A: Matrix, src: int) -> Vector:  # noqa: N803
-    n, dev, AT = A.nrows, A.device, A.T  # noqa: N806
+    n, dev, AT = A.nrows, A.device, _structure(A, FP64)  # noqa: N806
     levels = _levels_start(n, src, dev)
     f = Vector.from_dense(np.ones(n, dtype=np.float64), device=dev)
     f[src] << 0.0
@@ -84,8 +89,7 @@ def _tropical(A: Matrix, src: int) -> Vector:  # noqa: N803
     n, dev = A.nrows, A.device
     d = Vector.from_dense(np.full(n, np.inf), device=dev)
     d[src] << 0.0
-    one = A.apply(unary.one[FP64]).new() if A.dtype != FP64 else A.apply(unary.one).new()
-    OT = one.T  # noqa: N806 - unit edge weights
+    OT = _structure(A, FP64)  # noqa: N806 - unit edge weights
     while True:
         relaxed = OT.mxv(d, FAMILIES["tropical"]).new()
         new_d = d.ewise_add(relaxed, binary.min).new()
@@ -97,7 +101,7 @@ def _tropical(A: Matrix, src: int) -> Vector:  # noqa: N803
 
 
 def _selmax(A: Matrix, src: int, return_parents: bool) -> Any:  # noqa: N803
-    n, dev, AT = A.nrows, A.device, A.T  # noqa: N806
+    n, dev, AT = A.nrows, A.device, _structure(A, INT64)  # noqa: N806
     levels = _levels_start(n, src, dev)
     parents = Vector(INT64, n, device=dev)
     parents[src] << src
@@ -107,8 +111,8 @@ def _selmax(A: Matrix, src: int, return_parents: bool) -> Any:  # noqa: N803
     x[src] << src + 1  # sel-max carries vertex id + 1 so that 0 means "none"
     k = 1
     while True:
-        t = AT.mxv(x, FAMILIES["selmax"]).new(INT64)
-        t = t.ewise_mult(f, binary.first).new().select(">", 0).new()
+        t = AT.mxv(x, FAMILIES["selmax"]).new(INT64, mask=f.V)  # only unvisited vertices
+        t = t.select(">", 0).new()
         if t.nvals == 0:
             break
         parents(t.S) << t.apply(binary.minus, right=1)

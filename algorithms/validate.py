@@ -32,6 +32,10 @@ def _dense_levels(levels: Any, n: int) -> np.ndarray:
 def validate_bfs(A: Any, source: int, levels: Any, parents: Any = None) -> bool:  # noqa: N803
     """True if the BFS result is valid; raises BFSValidationError naming the failure."""
     n = A.nrows
+    if levels.size != n or (parents is not None and parents.size != n):
+        raise BFSValidationError(
+            f"result vectors have size {levels.size}, the graph has {n} vertices"
+        )
     rows, cols, _ = A.to_coo()
     lv = _dense_levels(levels, n)
     if lv[source] != 0:
@@ -76,7 +80,7 @@ def validate_bfs(A: Any, source: int, levels: Any, parents: Any = None) -> bool:
         want = par.astype(np.int64) * n + child
         pos = np.searchsorted(keys[order], want)
         pos = np.minimum(pos, max(keys.shape[0] - 1, 0))
-        if keys.shape[0] == 0 or (keys[order][pos] != want).any():
+        if child.size and (keys.shape[0] == 0 or (keys[order][pos] != want).any()):
             raise BFSValidationError("a parent edge does not exist in the graph")
         if (lv[par] != lv[child] - 1).any():
             raise BFSValidationError("a parent is not one level above its child")

@@ -58,8 +58,10 @@ def _pick_device(name: str) -> str:
     return normalize_device(name)
 
 
-def _sources(A: Any, how: str, count: int, seed: int) -> list[int]:
+def _sources(A: Any, how: str, count: int, seed: int) -> list[int]:  # noqa: N803
     n = A.nrows
+    if count < 1:
+        raise UsageError(f"--sources must be at least 1, got {count}")
     if how != "random":
         try:
             s = int(how)

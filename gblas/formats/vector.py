@@ -116,7 +116,8 @@ class VecData:
     def astype(self, dtype: DataType) -> VecData:
         if dtype == self.dtype:
             return self
-        vals = self.values.astype(dtype.np_type)
+        with np.errstate(invalid="ignore", over="ignore"):  # bitmap slots hold garbage
+            vals = self.values.astype(dtype.np_type)
         return VecData(self.size, dtype, self.kind, vals, self.indices, self.bits, self._nvals)
 
     def normalized(self) -> VecData:
