@@ -12,7 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from gblas import BOOL, INT64, Descriptor, Matrix, Vector, binary, monoid, semiring, unary
+from gblas import (
+    BOOL,
+    INT64,
+    Descriptor,
+    Matrix,
+    Vector,
+    binary,
+    config,
+    monoid,
+    semiring,
+    unary,
+)
 from gblas.exceptions import DimensionMismatch, IndexOutOfBound, InvalidObject, InvalidValue
 
 
@@ -39,7 +50,7 @@ def out_degree(A: Matrix) -> Vector:  # noqa: N803
 
 
 def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
-        alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
+        alpha: float | None = None, beta1: float | None = None, beta2: float | None = None,
         stats: dict[str, Any] | None = None) -> Vector | tuple[Vector, Vector]:
     """Levels (INT64; unreachable vertices absent) of a BFS from ``source``.
 
@@ -47,8 +58,13 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
     ``direction``: ``"auto"`` (push-pull by LAGraph's rule), ``"push"`` or ``"pull"``.
     Directed graphs push along A's rows and pull along Aᵀ's. ``stats`` (a dict) receives
     the number of levels, the direction of each level and the kernels that ran.
+    ``alpha``, ``beta1``, ``beta2`` default to the config keys ``bfs_alpha`` (8),
+    ``bfs_beta1`` (8) and ``bfs_beta2`` (512).
     """
     src = check_graph(A, source)
+    alpha = config.get("bfs_alpha") if alpha is None else alpha
+    beta1 = config.get("bfs_beta1") if beta1 is None else beta1
+    beta2 = config.get("bfs_beta2") if beta2 is None else beta2
     if direction not in ("auto", "push", "pull"):
         raise InvalidValue(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
     n = A.nrows

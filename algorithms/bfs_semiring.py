@@ -4,7 +4,8 @@ Each family writes one BFS level as ``Aᵀ ⊕.⊗ x`` followed by a filter; all
 same levels (sel-max also gives parents, without the DP transform of the paper):
 
 - boolean  (lor_land):   x' = (Aᵀ x) ∧ f, f = unvisited filter;
-- real     (plus_times): x' = (Aᵀ x) ⊙ f, values count shortest paths, nonzero = reached;
+- real     (plus_times): x' = (Aᵀ x) ⊙ f, values count frontier in-neighbours (x is reset to
+  1 each level), nonzero = reached;
 - tropical (min_plus):   d' = min(d, Aᵀ ⊗ d), d = ∞ on unvisited vertices, until stable;
 - sel-max  (max_second): x(v) = v + 1 on the frontier; (Aᵀ x)(i) = 1 + the largest
   frontier in-neighbour, i.e. a parent.
@@ -43,9 +44,12 @@ def _levels_start(n: int, src: int, dev: str) -> Vector:
     return levels
 
 
-def _structure(A: Matrix, dtype: Any) -> Any:  # noqa: N803
-    """Aᵀ with every stored entry 1 of ``dtype`` (BFS follows edges, whatever their values)."""
-    return A.apply(unary.one[dtype]).new().T
+def _structure(A: Matrix, dtype: Any) -> Matrix:  # noqa: N803
+    """Aᵀ with every stored entry 1 of ``dtype`` (BFS follows edges, whatever their values).
+
+    Built from A's cached transpose: for an iso-valued A it shares its arrays (O(n)).
+    """
+    return A.T.apply(unary.one[dtype]).new()
 
 
 def _boolean(A: Matrix, src: int) -> Vector:  # noqa: N803

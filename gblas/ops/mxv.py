@@ -92,7 +92,8 @@ def _base_format(M: Any, desc: Descriptor | None) -> str:  # noqa: N803
 def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
             desc: Descriptor | None, opname: str) -> Result:
     """Plan and run T = M ⊕.⊗ x (mask fused when the kernel can)."""
-    if desc is not None and desc.transpose_first:
+    # the matrix is GrB_INP0 of mxv and GrB_INP1 of vxm
+    if desc is not None and (desc.transpose_second if opname == "vxm" else desc.transpose_first):
         M = M.T  # noqa: N806
     xdata: VecData = x._data
     transposed_view = M is not getattr(M, "_matrix", M)
