@@ -84,6 +84,14 @@ def device_index(device: str) -> int:
     return int(device.split(":")[1]) if device.startswith("cuda:") else -1
 
 
+def synchronize(device: str) -> None:
+    """Wait for the work queued on ``device`` (a no-op on the CPU); for host-side timing."""
+    if device != "cpu":
+        cp = get_array_module(device)
+        with cp.cuda.Device(device_index(device)):
+            cp.cuda.get_current_stream().synchronize()
+
+
 def move_array(arr: Any, device: str) -> Any:
     """Copy an array to ``device`` (a no-op when it is already there)."""
     if arr is None:

@@ -44,7 +44,7 @@ def load_graph(spec: str, *, quiet: bool = True) -> Any:
             f"graph {spec!r} is neither a file nor a generator spec "
             "(kron:SCALE, urand:SCALE, grid:ROWSxCOLS, road:N)"
         )
-    return io.read(spec)
+    return io.read(spec, progress=_progress(quiet))
 
 
 def _pick_device(name: str) -> str:
@@ -100,25 +100,45 @@ def _is_symmetric(A: Any) -> bool:
     return getattr(A, key)
 
 
+def _prepare(host: Any, device: str, fmt: str | None, direction: str, quiet: bool) -> Any:
+    """The graph on ``device`` in format ``fmt`` with the transpose the pull step reads,
+    built before the timed runs (a progress bar when that takes a while)."""
+    from ._progress import Progress  # noqa: PLC0415
+
+    with Progress(_progress(quiet), 3, "preparing the graph", unit="step") as bar:
+        bar.stage(f"copy to {device}")
+        A = host.to(device)  # noqa: N806 - a copy holds CSR: the format is built there
+        bar.update(1)
+        if fmt:
+            bar.stage(f"format {fmt}")
+            try:
+                A.to_format(fmt)
+            except Exception as e:  # noqa: BLE001
+                raise UsageError(f"--format {fmt}: {e}") from None
+        bar.update(1)
+        if direction != "push":
+            bar.stage("transpose for the pull step")
+            A._csr_T()  # cached on A; bfs's pull reads it
+    return A
+
+
 def cmd_bfs(args: argparse.Namespace) -> dict[str, Any]:
     from .algorithms import bfs, validate_bfs  # noqa: PLC0415
 
     device = _pick_device(args.device)
-    A = load_graph(args.graph or DEFAULT_GRAPH, quiet=args.quiet)  # noqa: N806
-    if args.format:
-        try:
-            A.to_format(args.format)
-        except Exception as e:  # noqa: BLE001
-            raise UsageError(f"--format {args.format}: {e}") from None
-    host = A
-    A = A.to(device)  # noqa: N806
+    host = load_graph(args.graph or DEFAULT_GRAPH, quiet=args.quiet)
+    A = _prepare(host, device, args.format, args.direction, args.quiet)  # noqa: N806
     sources = _sources(host, args.source, args.sources, args.seed)
+    from ._device import synchronize  # noqa: PLC0415
+
     bfs(A, sources[0], parents=args.parents, direction=args.direction)  # warm-up (JIT)
     times, stats_all, valid = [], [], True
     for s in sources:
         st: dict[str, Any] = {}
+        synchronize(device)
         t0 = time.perf_counter()
         res = bfs(A, s, parents=args.parents, direction=args.direction, stats=st)
+        synchronize(device)
         times.append(time.perf_counter() - t0)
         levels, parents = (res if args.parents else (res, None))
         st["edges"] = _component_edges(host, levels.to("cpu"))
@@ -133,7 +153,7 @@ def cmd_bfs(args: argparse.Namespace) -> dict[str, Any]:
     t = statistics.median(times)
     edges = statistics.median(st["edges"] for st in stats_all)
     return {
-        "n": host.nrows, "m": host.nvals, "device": device, "format": host.format,
+        "n": host.nrows, "m": host.nvals, "device": device, "format": A.format,
         "sources": sources, "levels": max(st["levels"] for st in stats_all),
         "reached": int(statistics.median(st["reached"] for st in stats_all)),
         "time_s": t, "gteps": edges / t / 1e9 if t > 0 else 0.0,

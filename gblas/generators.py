@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ._device import normalize_device
+from ._progress import Progress
 from .core.matrix import Matrix
 from .dtypes import BOOL
 from .exceptions import InvalidValue
@@ -32,36 +33,6 @@ __all__ = ["kronecker", "urand", "grid2d", "road_like", "parse_spec"]
 
 _CHUNK = 1 << 17  # edges generated per step (part of the definition of the streams)
 _TWO32 = float(2**32)
-
-
-class _Progress:
-    """Progress reporting: a callable, a delayed tqdm bar, or nothing."""
-
-    def __init__(self, progress: Any, total: int, desc: str) -> None:
-        self.total, self.done = int(total), 0
-        self.cb = progress if callable(progress) else None
-        self.bar = None
-        if progress is True:
-            try:
-                from tqdm.auto import tqdm  # noqa: PLC0415 - optional
-            except ImportError:
-                tqdm = None
-            if tqdm is not None:
-                self.bar = tqdm(total=self.total, desc=desc, delay=2.0, leave=False,
-                                unit_scale=True)
-
-    def update(self, k: int) -> None:
-        self.done += int(k)
-        if self.cb is not None:
-            self.cb(self.done, self.total)
-        if self.bar is not None:
-            self.bar.update(int(k))
-
-    def close(self) -> None:
-        if self.done < self.total:
-            self.update(self.total - self.done)
-        if self.bar is not None:
-            self.bar.close()
 
 
 def _rng(seed: Any) -> np.random.Generator:
@@ -190,33 +161,32 @@ def kronecker(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.1
     perm = rng.permutation(n).astype(idt)
     keys = _Keys(n, m)
     bitgen = rng.bit_generator
-    bar = _Progress(progress, m, f"kronecker scale {scale}")
-    lo32 = np.uint64(0xFFFFFFFF)
-    i = np.empty(_CHUNK, dtype=idt)
-    j = np.empty(_CHUNK, dtype=idt)
-    u = np.empty(_CHUNK, dtype=np.uint32)
-    for s in range(0, m, _CHUNK):
-        k = min(_CHUNK, m - s)
-        ik, jk, uk = i[:k], j[:k], u[:k]
-        ik[:] = 0
-        jk[:] = 0
-        for lev in range(scale):
-            if lev % 2 == 0:
-                raw = bitgen.random_raw(k)
-                np.bitwise_and(raw, lo32, out=uk, casting="unsafe")
-            else:
-                np.right_shift(raw, np.uint64(32), out=uk, casting="unsafe")
-            t0, t1, t2 = t[lev]
-            ibit = uk >= t1
-            jbit = (uk >= t0) ^ ibit ^ (uk >= t2)
-            np.left_shift(ik, 1, out=ik)
-            np.bitwise_or(ik, ibit, out=ik)
-            np.left_shift(jk, 1, out=jk)
-            np.bitwise_or(jk, jbit, out=jk)
-        keys.put(s, perm[ik], perm[jk])
-        bar.update(k)
-    out = keys.matrix(device)
-    bar.close()
+    with Progress(progress, m, f"kronecker scale {scale}") as bar:
+        lo32 = np.uint64(0xFFFFFFFF)
+        i = np.empty(_CHUNK, dtype=idt)
+        j = np.empty(_CHUNK, dtype=idt)
+        u = np.empty(_CHUNK, dtype=np.uint32)
+        for s in range(0, m, _CHUNK):
+            k = min(_CHUNK, m - s)
+            ik, jk, uk = i[:k], j[:k], u[:k]
+            ik[:] = 0
+            jk[:] = 0
+            for lev in range(scale):
+                if lev % 2 == 0:
+                    raw = bitgen.random_raw(k)
+                    np.bitwise_and(raw, lo32, out=uk, casting="unsafe")
+                else:
+                    np.right_shift(raw, np.uint64(32), out=uk, casting="unsafe")
+                t0, t1, t2 = t[lev]
+                ibit = uk >= t1
+                jbit = (uk >= t0) ^ ibit ^ (uk >= t2)
+                np.left_shift(ik, 1, out=ik)
+                np.bitwise_or(ik, ibit, out=ik)
+                np.left_shift(jk, 1, out=jk)
+                np.bitwise_or(jk, jbit, out=jk)
+            keys.put(s, perm[ik], perm[jk])
+            bar.update(k)
+        out = keys.matrix(device)
     return out
 
 
@@ -230,20 +200,19 @@ def urand(scale: int, edge_factor: int = 16, seed: int = 0, *, device: Any = Non
     scale, edge_factor = _check_scale(scale, edge_factor)
     rng = _rng(seed)
     n, m = 1 << scale, edge_factor << scale
-    bar = _Progress(progress, m, f"urand scale {scale}")
-    keys = _Keys(n, m)
-    mask = np.uint64(n - 1)
-    for s in range(0, m, _CHUNK):
-        k = min(_CHUNK, m - s)
-        raw = rng.bit_generator.random_raw(k)
-        if scale <= 32:
-            i, j = raw & mask, (raw >> np.uint64(32)) & mask
-        else:
-            i, j = raw & mask, rng.bit_generator.random_raw(k) & mask
-        keys.put(s, i, j)
-        bar.update(k)
-    out = keys.matrix(device)
-    bar.close()
+    with Progress(progress, m, f"urand scale {scale}") as bar:
+        keys = _Keys(n, m)
+        mask = np.uint64(n - 1)
+        for s in range(0, m, _CHUNK):
+            k = min(_CHUNK, m - s)
+            raw = rng.bit_generator.random_raw(k)
+            if scale <= 32:
+                i, j = raw & mask, (raw >> np.uint64(32)) & mask
+            else:
+                i, j = raw & mask, rng.bit_generator.random_raw(k) & mask
+            keys.put(s, i, j)
+            bar.update(k)
+        out = keys.matrix(device)
     return out
 
 
@@ -268,10 +237,9 @@ def grid2d(rows: int, cols: int, *, device: Any = None, progress: Any = None) ->
     if int(rows) != rows or int(cols) != cols or rows < 1 or cols < 1:
         raise InvalidValue(f"grid2d needs positive integer rows and cols, got {rows}, {cols}")
     rows, cols = int(rows), int(cols)
-    bar = _Progress(progress, 1, "grid2d")
-    i, j = _grid_edges(rows, cols)
-    out = _symmetric(i, j, rows * cols, device)
-    bar.close()
+    with Progress(progress, 1, "grid2d"):
+        i, j = _grid_edges(rows, cols)
+        out = _symmetric(i, j, rows * cols, device)
     return out
 
 
@@ -302,33 +270,32 @@ def road_like(n: int, seed: int = 0, *, extra: float = 0.3, diagonals: float = 0
         raise InvalidValue(f"extra and diagonals must be in [0, 1], got {extra}, {diagonals}")
     n = int(n)
     rng = _rng(seed)
-    bar = _Progress(progress, 4, "road_like")
-    R = max(1, round(math.sqrt(n)))  # noqa: N806
-    C = -(-n // R)  # noqa: N806
-    u, v = _grid_edges(R, C, n)
-    w = rng.random(u.shape[0]) + 1.0  # > 0: csgraph ignores explicit zeros
-    bar.update(1)
-    tree = minimum_spanning_tree(coo_matrix((w, (u, v)), shape=(n, n)).tocsr()).tocoo()
-    bar.update(1)
-    in_tree = np.zeros(u.shape[0], dtype=bool)
-    if tree.nnz:
-        ekey = u * n + v
-        tkey = np.minimum(tree.row, tree.col).astype(np.int64) * n + np.maximum(tree.row,
-                                                                              tree.col)
-        order = np.argsort(ekey)
-        in_tree[order[np.searchsorted(ekey[order], tkey)]] = True
-    keep = in_tree | (rng.random(u.shape[0]) < extra)
-    # diagonals: cell (r, c) with corners v0 = r*C + c, v0+1, v0+C, v0+C+1 all < n
-    cells = np.arange(max(n - C - 1, 0), dtype=np.int64)
-    cells = cells[cells % C != C - 1]
-    pick = rng.random(cells.shape[0]) < diagonals
-    flip = rng.random(cells.shape[0]) < 0.5
-    cells, flip = cells[pick], flip[pick]
-    du = np.where(flip, cells + 1, cells)
-    dv = np.where(flip, cells + C, cells + C + 1)
-    bar.update(1)
-    A = _symmetric(np.concatenate([u[keep], du]), np.concatenate([v[keep], dv]), n, device)
-    bar.close()
+    with Progress(progress, 4, "road_like") as bar:
+        R = max(1, round(math.sqrt(n)))  # noqa: N806
+        C = -(-n // R)  # noqa: N806
+        u, v = _grid_edges(R, C, n)
+        w = rng.random(u.shape[0]) + 1.0  # > 0: csgraph ignores explicit zeros
+        bar.update(1)
+        tree = minimum_spanning_tree(coo_matrix((w, (u, v)), shape=(n, n)).tocsr()).tocoo()
+        bar.update(1)
+        in_tree = np.zeros(u.shape[0], dtype=bool)
+        if tree.nnz:
+            ekey = u * n + v
+            tkey = np.minimum(tree.row, tree.col).astype(np.int64) * n + np.maximum(tree.row,
+                                                                                  tree.col)
+            order = np.argsort(ekey)
+            in_tree[order[np.searchsorted(ekey[order], tkey)]] = True
+        keep = in_tree | (rng.random(u.shape[0]) < extra)
+        # diagonals: cell (r, c) with corners v0 = r*C + c, v0+1, v0+C, v0+C+1 all < n
+        cells = np.arange(max(n - C - 1, 0), dtype=np.int64)
+        cells = cells[cells % C != C - 1]
+        pick = rng.random(cells.shape[0]) < diagonals
+        flip = rng.random(cells.shape[0]) < 0.5
+        cells, flip = cells[pick], flip[pick]
+        du = np.where(flip, cells + 1, cells)
+        dv = np.where(flip, cells + C, cells + C + 1)
+        bar.update(1)
+        A = _symmetric(np.concatenate([u[keep], du]), np.concatenate([v[keep], dv]), n, device)
     if not coords:
         return A
     vid = np.arange(n)

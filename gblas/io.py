@@ -28,6 +28,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from ._progress import Progress
 from .core.matrix import Matrix
 from .dtypes import BOOL, FP64, INT64, DataType, lookup_dtype
 from .exceptions import InvalidValue
@@ -324,7 +325,7 @@ def _mm_header(data: bytes, name: str) -> tuple[str, str, str, list[int], int, i
 
 
 def mmread(source: Any, *, dtype: Any = None, device: str | None = None,
-           name: str | None = None, dup_op: Any = None) -> Matrix:
+           name: str | None = None, dup_op: Any = None, progress: Any = None) -> Matrix:
     """Read a Matrix Market file (path, ``.gz``/``.bz2``/``.xz``, or a file object).
 
     * ``coordinate`` and ``array`` formats; fields ``pattern`` (an iso-valued bool matrix
@@ -335,8 +336,18 @@ def mmread(source: Any, *, dtype: Any = None, device: str | None = None,
     * Duplicate entries are combined with ``dup_op`` (default: dropped for ``pattern``,
       summed with ``binary.plus`` otherwise), as SciPy does.
     * Malformed input raises InvalidValue naming the file, the line and the fault.
+    * ``progress``: see :mod:`gblas._progress` (three steps: read, parse, build).
     """
+    with Progress(progress, 3, f"reading {_source_name(source)}", unit="step") as bar:
+        return _mmread(source, dtype, device, name, dup_op, bar)
+
+
+def _mmread(source: Any, dtype: Any, device: str | None, name: str | None, dup_op: Any,
+            bar: Progress) -> Matrix:
+    bar.stage("read")
     data, fname = _read_bytes(source)
+    bar.update(1)
+    bar.stage("parse")
     fmt, field, sym, size, offset, first = _mm_header(data, fname)
     body = data[offset:]
     del data
@@ -357,6 +368,8 @@ def mmread(source: Any, *, dtype: Any = None, device: str | None = None,
         ent = _parse_entries(body, ntok=1, nentries=want, integer=integer, name=fname,
                              first_line=first, per_line=False, what="values")
         vals = ent.values[:, 0]
+        bar.update(1)
+        bar.stage("build")
         if sym == "general":
             k = np.arange(want, dtype=np.int64)
             r, c = k % max(nrows, 1), k // max(nrows, 1)
@@ -381,6 +394,8 @@ def mmread(source: Any, *, dtype: Any = None, device: str | None = None,
     if not integer:
         _check_integral(r, "row index", ent, fname)
         _check_integral(c, "column index", ent, fname)
+    bar.update(1)
+    bar.stage("build")
     r = r.astype(np.int64) - 1
     c = c.astype(np.int64) - 1
     vals: Any = True if pattern else a[:, 2].copy()
@@ -513,7 +528,8 @@ def read_edgelist(path: Any, *, delimiter: str | None = None, comments: str = "#
                   one_based: bool | None = None, directed: bool = True,
                   weighted: bool | None = None, nodes: int | None = None, dtype: Any = None,
                   make_undirected: bool = False, dedupe: bool = False, dup_op: Any = None,
-                  device: str | None = None, name: str | None = None) -> Matrix:
+                  device: str | None = None, name: str | None = None,
+                  progress: Any = None) -> Matrix:
     """Read an edge list: one ``src dst [weight ...]`` per line (SNAP text files too).
 
     * Separated by whitespace, or by ``delimiter`` (e.g. ``","``); lines whose first
@@ -532,8 +548,21 @@ def read_edgelist(path: Any, *, delimiter: str | None = None, comments: str = "#
       (default: weights summed, i.e. a multi-edge's weights add up; pattern edges
       collapse). ``dedupe=True`` keeps each edge's first weight instead. Self-loops are
       kept.
+    * ``progress``: see :mod:`gblas._progress` (three steps: read, parse, build).
     """
+    with Progress(progress, 3, f"reading {_source_name(path)}", unit="step") as bar:
+        return _read_edgelist(path, delimiter, comments, one_based, directed, weighted, nodes,
+                              dtype, make_undirected, dedupe, dup_op, device, name, bar)
+
+
+def _read_edgelist(path: Any, delimiter: str | None, comments: str, one_based: bool | None,
+                   directed: bool, weighted: bool | None, nodes: int | None, dtype: Any,
+                   make_undirected: bool, dedupe: bool, dup_op: Any, device: str | None,
+                   name: str | None, bar: Progress) -> Matrix:
+    bar.stage("read")
     data, fname = _read_bytes(path)
+    bar.update(1)
+    bar.stage("parse")
     cm = comments.encode() if comments else b""
     head, body, first = _split_comments(data, cm)
     del data
@@ -569,6 +598,8 @@ def read_edgelist(path: Any, *, delimiter: str | None = None, comments: str = "#
                          first_line=first, comments=cm, int_cols=2,
                          what=f"columns, as on line {first_data}")
     del body
+    bar.update(1)
+    bar.stage("build")
     a = ent.values
     r, c = a[:, 0], a[:, 1]
     if not integer:
@@ -666,11 +697,21 @@ def save_npz(path: Any, matrix: Matrix, *, compressed: bool = False) -> None:
          iso=np.array(csr.values is None), iso_value=iso_value)
 
 
-def load_npz(path: Any, *, device: str | None = None, name: str | None = None) -> Matrix:
-    """Load a file written by :func:`save_npz` (or by ``scipy.sparse.save_npz``)."""
+def load_npz(path: Any, *, device: str | None = None, name: str | None = None,
+             progress: Any = None) -> Matrix:
+    """Load a file written by :func:`save_npz` (or by ``scipy.sparse.save_npz``).
+
+    ``progress``: see :mod:`gblas._progress` (two steps: read, build).
+    """
+    with Progress(progress, 2, f"reading {_source_name(path)}", unit="step") as bar:
+        return _load_npz(path, device, name, bar)
+
+
+def _load_npz(path: Any, device: str | None, name: str | None, bar: Progress) -> Matrix:
     from ._device import normalize_device  # noqa: PLC0415
     from .formats.csr.container import CSR  # noqa: PLC0415
 
+    bar.stage("read")
     fname = _source_name(path)
     try:
         z = np.load(path, allow_pickle=False)
@@ -694,6 +735,8 @@ def load_npz(path: Any, *, device: str | None = None, name: str | None = None) -
         iso = bool(z["iso"])
         values = None if iso else z["values"].astype(dt.np_type, copy=False)
         iso_value = dt.cast(z["iso_value"][0]) if iso else None
+    bar.update(1)
+    bar.stage("build")
     if (indptr.shape[0] != nrows + 1 or indptr[0] != 0 or indptr[-1] != indices.shape[0]
             or (values is not None and values.shape[0] != indices.shape[0])
             or (indices.size and (indices.min() < 0 or indices.max() >= ncols))):
