@@ -20,7 +20,13 @@ from ..formats.vector import SPARSE, VecData
 from ..semirings.model import BinaryOp
 from . import entries as E
 from .plan import record
-from .writeback import vector_mask_keys, writeback_matrix, writeback_vector
+from .writeback import (
+    fill_under_mask,
+    vector_mask_bits,
+    vector_mask_keys,
+    writeback_matrix,
+    writeback_vector,
+)
 
 
 class AssignTarget:
@@ -134,6 +140,9 @@ def _assign_vector(v: Any, I: Any, kind: str, operand: Any, mask: Mask | None,  
     if kind == "matrix":
         raise DimensionMismatch("cannot assign a Matrix into a Vector")
     if I is None and kind == "scalar" and mask is not None and not mask.complement:
+        if accum is None and not replace and mask.parent._data.kind != SPARSE:
+            v._data = fill_under_mask(data, vector_mask_bits(mask), out.cast(operand))
+            return
         # every masked-in position gets the scalar: build T on the mask's keys only
         keys = vector_mask_keys(mask)
         vals = xp.full(keys.shape[0], operand, dtype=out.np_type)

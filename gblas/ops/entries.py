@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 
 from ..dtypes import DataType
@@ -21,6 +22,29 @@ def xp_of(arr: Any) -> Any:
 
         return cupy
     return np
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def _fill_masked_cpu(bits, vals, mask, value):  # noqa: ANN001, ANN202
+    n = 0
+    for i in numba.prange(bits.shape[0]):
+        if mask[i]:
+            bits[i] = True
+            vals[i] = value
+        n += bits[i]
+    return n
+
+
+def fill_masked(bits: Any, vals: Any, mask: Any, value: Any) -> int:
+    """Where ``mask``: set ``bits`` and store ``value`` in ``vals`` (in place); returns the
+    number of bits set afterwards. One fused pass on the CPU."""
+    xp = xp_of(bits)
+    if xp is np:
+        v = np.asarray(value, dtype=vals.dtype)[()]
+        return int(_fill_masked_cpu(bits, vals, np.ascontiguousarray(mask, dtype=np.bool_), v))
+    xp.logical_or(bits, mask, out=bits)
+    xp.copyto(vals, xp.asarray(value, dtype=vals.dtype), where=mask)
+    return int(bits.sum())
 
 
 def match(keys: Any, query: Any) -> tuple[Any, Any]:

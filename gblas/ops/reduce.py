@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _config
 from ..core.expr import Expression, Result
 from ..exceptions import EmptyObject
 from ..formats.vector import VecData
@@ -51,6 +52,16 @@ def reduce_matrix_expr(A: Any, op: Any, axis: str) -> Expression:  # noqa: N803
         csr = A._csr() if axis == "rows" else A._csr_T()
         xp = csr.xp
         counts = xp.diff(csr.indptr)
+        if csr.is_iso and m.binaryop.name == "plus" and (
+                csr.nnz > _config.get("bitmap_density") * size):
+            # a dense result (e.g. out-degrees): count * value built in place, O(n)
+            iso = out.cast(csr.iso)
+            vals = counts.astype(out.np_type)
+            if iso != 1:
+                vals *= xp.asarray(iso, dtype=out.np_type)
+            record(desc, "reduce", f"reduce_{axis}_iso")
+            res = VecData.bitmap(size, out, counts > 0, vals)
+            return Result(res.normalized())
         rows = xp.flatnonzero(counts).astype(np.int64)
         if csr.is_iso and (m.idempotent or m.binaryop.name == "plus"):
             # iso matrix: a row's sum is count * value, an idempotent fold is the value

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _config
 from ..core.mask import Mask
 from ..dtypes import DataType
 from ..formats.csr.container import CSR
@@ -85,9 +86,12 @@ def writeback_vector(C: VecData, T: VecData, mask: Mask | None, accum: BinaryOp 
         return T.astype(out).normalized()
     if T.kind != SPARSE:
         return _writeback_dense(C, T, mask, accum, replace, mask_applied)
-    if (C.kind != SPARSE and accum is None and not replace
-            and mask is not None and not mask.complement):
-        return _writeback_scatter(C, T, mask, mask_applied)
+    if accum is None and not replace and mask is not None and not mask.complement:
+        if C.kind != SPARSE:
+            return _writeback_scatter(C, T, mask, mask_applied)
+        if C.nvals + T.nvals > _config.get("bitmap_density") * C.size:
+            # the result will be a bitmap: scatter into a fresh one rather than merge lists
+            return _writeback_scatter(fresh_bitmap(C), T, mask, mask_applied)
     ck, cv = C.as_sparse()
     tk, tv = T.as_sparse()
     keys, vals = writeback_entries(ck, cv, tk, tv, mask, accum, replace, mask_applied, out,
@@ -123,6 +127,35 @@ def _writeback_dense(C: VecData, T: VecData, mask: Mask | None, accum: BinaryOp 
         rb = xp.where(allowed, zb, keep_c)
         rv = xp.where(allowed, zv, cv)
     return VecData.bitmap(C.size, out, rb, rv.astype(out.np_type, copy=False)).normalized()
+
+
+def fresh_bitmap(C: VecData) -> VecData:
+    """C as a bitmap in new arrays that nothing else holds (so they may be updated)."""
+    xp = C.xp
+    bits = xp.zeros(C.size, dtype=bool)
+    vals = xp.zeros(C.size, dtype=C.dtype.np_type)
+    idx, v = C.as_sparse()
+    bits[idx] = True
+    vals[idx] = v
+    res = VecData.bitmap(C.size, C.dtype, bits, vals, C.nvals)
+    res.exclusive = True
+    return res
+
+
+def fill_under_mask(C: VecData, mask_bits: Any, value: Any) -> VecData:
+    """``C(mask) << value`` (no accum, no replace) with the mask as bool[size]: O(size)
+    vectorised, in place when C holds its bitmap alone (BFS: ``levels(q.S) << k``)."""
+    if C.kind == BITMAP and C.exclusive:
+        res = C
+    elif C.kind == SPARSE:
+        res = fresh_bitmap(C)
+    else:
+        bits, vals = C.as_bitmap()
+        res = VecData.bitmap(C.size, C.dtype, bits.copy(), vals.copy())
+    nvals = E.fill_masked(res.bits, res.values, mask_bits, value)
+    res = VecData.bitmap(C.size, C.dtype, res.bits, res.values, nvals)
+    res.exclusive = True
+    return res.normalized()
 
 
 def _writeback_scatter(C: VecData, T: VecData, mask: Mask, mask_applied: bool) -> VecData:
@@ -164,4 +197,4 @@ def writeback_matrix(C: CSR, T: CSR, mask: Mask | None, accum: BinaryOp | None,
 
 
 __all__ = ["writeback_vector", "writeback_matrix", "writeback_entries", "mask_allowed",
-           "vector_mask_bits", "vector_mask_keys"]
+           "vector_mask_bits", "vector_mask_keys", "fresh_bitmap", "fill_under_mask"]

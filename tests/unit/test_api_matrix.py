@@ -599,6 +599,27 @@ class TestOperations:
         assert A.reduce_scalar().value == 21
         assert A.reduce_scalar(monoid.min).new().value == 1
 
+    @pytest.mark.parametrize("value,dtype", [(1, "INT64"), (3, "INT32"), (0.5, "FP64"),
+                                             (True, "BOOL"), (False, "BOOL")])
+    @pytest.mark.parametrize("sparse_rows", [False, True])
+    def test_reduce_iso(self, value, dtype, sparse_rows):
+        # dense results (out-degrees) take the count * value path, sparse ones the row list
+        rng = np.random.default_rng(3)
+        n = 200
+        keep = rng.random((n, n)) < (0.002 if sparse_rows else 0.3)
+        r, c = np.nonzero(keep)
+        A = Matrix.from_coo(r, c, value, getattr(gb, dtype), nrows=n, ncols=n)
+        assert A.is_iso
+        dense = np.where(keep, value, 0).astype(A.dtype.np_type)
+        for axis, summed in (("rowwise", keep.sum(axis=1)), ("columnwise", keep.sum(axis=0))):
+            v = getattr(A, f"reduce_{axis}")(monoid.plus).new()
+            idx, vals = v.to_coo()
+            np.testing.assert_array_equal(idx, np.flatnonzero(summed))
+            want = dense.sum(axis=1 if axis == "rowwise" else 0, dtype=A.dtype.np_type)
+            if dtype == "BOOL":
+                want = want.astype(bool)
+            np.testing.assert_array_equal(vals, want[idx])
+
     def test_apply_select(self):
         A = small()
         assert entries(A.select("tril").new()) == {(0, 0): 1, (2, 0): 4, (3, 1): 5, (3, 2): 6}

@@ -777,3 +777,29 @@ class TestConfig:
             d = Descriptor()
             Vector(bool, n)(desc=d) << B.mxv(u, semiring.any_pair)
             assert d.last_direction == "pull"
+
+
+@pytest.mark.parametrize("c_density", [0.0, 0.01, 0.5, 1.0])
+@pytest.mark.parametrize("m_density", [0.2, 0.7])
+@pytest.mark.parametrize("structure", [True, False])
+def test_scalar_assign_under_dense_mask(c_density, m_density, structure):
+    """``w(m.S) << s`` with a bitmap mask fills in one pass (BFS's ``levels(q.S) << k``);
+    same entries as the definition, for every storage of w, and the mask is untouched."""
+    rng = np.random.default_rng(11)
+    n = 500
+    c_has = rng.random(n) < c_density
+    w = Vector.from_coo(np.flatnonzero(c_has), np.arange(c_has.sum()), gb.INT64, size=n)
+    m_has = rng.random(n) < m_density
+    m_val = rng.integers(0, 2, n)
+    m = Vector.from_coo(np.flatnonzero(m_has), m_val[m_has], gb.INT64, size=n)
+    m_before = m.dup()
+    other = w.dup()
+    want = dict(entries(w))
+    allowed = m_has if structure else m_has & (m_val != 0)
+    for i in np.flatnonzero(allowed):
+        want[int(i)] = 7
+    w(m.S if structure else m.V) << 7
+    assert entries(w) == want
+    assert m.isequal(m_before) and other.nvals == c_has.sum()
+    w(w.S) << 9  # the mask is the output itself
+    assert entries(w) == dict.fromkeys(want, 9)

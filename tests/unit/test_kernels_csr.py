@@ -294,16 +294,20 @@ def test_mxv_pull_bfs_step_reads_no_values() -> None:
     A.values = None  # an iso matrix with no value at all: the kernel must not need one
     A.iso = None
     visited = rng.random(30) < 0.3
-    for name in ("any_pair", "any_secondi"):
+    first = {"any_pair": lambda i, k: 1, "any_secondi": lambda i, k: k,
+             "any_secondi1": lambda i, k: k + 1, "any_firsti": lambda i, k: i}
+    for name, want in first.items():
         ks = resolve(name, BOOL, BOOL)
-        assert ks.structural
+        assert ks.structural and cpu.pull_first_applies(ks)  # the bit-packed kernel
         p, v = cpu.mxv_pull(A, visited, None, visited, True, ks)
         assert v.dtype == ks.out_type.np_type
         for i in range(30):
             nb = [k for k in range(30) if pres[i, k] and visited[k]]
             assert bool(p[i]) == (bool(nb) and not visited[i])
-            if p[i]:
-                assert (v[i] in nb) if name == "any_secondi" else v[i]
+            if p[i]:  # the first product in row order (BFS parents: the smallest)
+                assert v[i] == want(i, nb[0])
+        p2, _ = cpu.mxv_pull(A, visited, None, None, False, ks)  # no mask
+        assert [bool(b) for b in p2] == [bool(pres[i] @ visited) for i in range(30)]
 
 
 # ================================================================================ mxm
