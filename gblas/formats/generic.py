@@ -11,6 +11,7 @@ import numpy as np
 from ..ops import entries as E
 from ..ops.dispatch import MxvCall, register_kernel
 from ..semirings.model import KernelSemiring
+from .coo.container import COO
 from .csr.container import CSR
 from .vector import VecData
 
@@ -38,23 +39,37 @@ def fold(ks: KernelSemiring, keys: Any, values: Any) -> tuple[Any, Any]:
     return keys[starts], E.segment_reduce(ks.add, values, starts, ks.out_type)
 
 
-@register_kernel("mxv", "generic_expand_reduce", device="*", format="csr", traits="*",
-                 fuses_mask=True, priority=-10)
-def mxv_generic(call: MxvCall) -> VecData:
-    csr: CSR = call.rep
-    xp = csr.xp
+def _mxv_expand_reduce(call: MxvCall, rows: Any, cols: Any, values: Any) -> VecData:
+    """T = M ⊕.⊗ x from M's entries as (rows sorted, cols, values()): expand the products
+    whose x(k) is present and whose row the mask allows, fold each row's run."""
+    xp = E.xp_of(rows)
     xb, xv = call.x.as_bitmap()
-    rows, cols = csr.row_ids(), csr.indices
     sel = xb[cols]
     if call.mask_bits is not None:
         allowed = call.mask_bits != call.mask_comp
         sel &= allowed[rows]
     r, c = rows[sel], cols[sel]
-    a = csr.full_values()[sel] if call.ks.uses_left else None
+    a = values()[sel] if call.ks.uses_left else None
     b = xv[c] if call.ks.uses_right else None
     t = products(call.ks, a, b, r, c, xp.zeros_like(r))
     keys, vals = fold(call.ks, r, t)
     return VecData.sparse(call.nrows, call.ks.out_type, keys, vals)
+
+
+@register_kernel("mxv", "generic_expand_reduce", device="*", format="csr", traits="*",
+                 fuses_mask=True, priority=-10)
+def mxv_generic(call: MxvCall) -> VecData:
+    csr: CSR = call.rep
+    return _mxv_expand_reduce(call, csr.row_ids(), csr.indices, csr.full_values)
+
+
+@register_kernel("mxv", "coo_expand_reduce", device="*", format="coo", traits="*",
+                 fuses_mask=True, priority=-5)
+def mxv_coo(call: MxvCall) -> VecData:
+    """COO on any device (the GPU's COO kernel; on the CPU the Numba edge kernel comes
+    first): edge-parallel over the row-sorted entries, folded by the segmented reduce."""
+    coo: COO = call.rep
+    return _mxv_expand_reduce(call, coo.rows, coo.cols, coo.full_values)
 
 
 def mxm_generic(A: CSR, B: CSR, ks: KernelSemiring, allowed: Any = None) -> CSR:  # noqa: N803

@@ -106,9 +106,10 @@ def _mask(m: Vector, kind: str) -> Any:
 @given(seed=st.integers(0, 2**31), sr=st.sampled_from(SEMIRINGS), dt=st.sampled_from(DTYPES),
        direction=st.sampled_from(["push", "pull", "auto"]), mask=st.sampled_from(MASKS),
        replace=st.booleans(), accum=st.sampled_from([None, binary.plus, binary.second]),
-       density=st.sampled_from([0.02, 0.3, 1.0]), iso=st.booleans())
+       density=st.sampled_from([0.02, 0.3, 1.0]), iso=st.booleans(),
+       fmt=st.sampled_from(["csr", "coo"]))
 def test_mxv_vxm(seed: int, sr: str, dt: Any, direction: str, mask: str, replace: bool,
-                 accum: Any, density: float, iso: bool) -> None:
+                 accum: Any, density: float, iso: bool, fmt: str) -> None:
     rng = np.random.default_rng(seed)
     n, m = int(rng.integers(1, 60)), int(rng.integers(1, 60))
     op = getattr(semiring, sr)
@@ -121,6 +122,8 @@ def test_mxv_vxm(seed: int, sr: str, dt: Any, direction: str, mask: str, replace
     c1 = rand_vector(rng, m, 0.3, dt)
     (A_, x_, u_, mv_, mu_, c0_, c1_), G = both(A, x, u, mv, mu, c0, c1)
     Ag, xg, ug, mvg, mug, c0g, c1g = G
+    A.to_format(fmt)
+    Ag.to_format(fmt)
     if accum is not None and op.monoid.name == "any" and dt == np.bool_:
         accum = binary.lor
     replace = replace and mask != "none"
@@ -152,6 +155,13 @@ def test_mxv_kernels_named() -> None:
         w = Vector(bool, 200, device=GPU)
         w(desc=d) << A.mxv(x, semiring.any_pair)
         assert d.last_kernel == name, d.last_kernel
+    A.to_format("coo")  # the edge-parallel COO kernel, on the device
+    for sr in (semiring.plus_times, semiring.any_pair, semiring.min_plus):
+        d = Descriptor()
+        w = Vector(sr.monoid.fixed_type or float, 200, device=GPU)
+        w(desc=d) << A.mxv(x, sr)
+        assert d.last_kernel == "coo_expand_reduce", d.last_kernel
+        assert w.device == GPU
 
 
 TABLE = ("plus_times", "plus_min", "min_plus", "max_plus", "times_plus", "plus_minus",

@@ -9,8 +9,11 @@ import pytest
 
 from gblas.dtypes import BOOL, FP32, FP64, INT8, INT64, UINT8, DataType
 from gblas.exceptions import InvalidValue
+from gblas.formats import generic
 from gblas.formats.coo import cpu
 from gblas.formats.coo.container import COO
+from gblas.formats.vector import VecData
+from gblas.ops.dispatch import MxvCall
 from gblas.semirings import BinaryOp, binary, semiring
 from gblas.semirings.model import KernelSemiring, resolve_semiring
 
@@ -178,6 +181,22 @@ def ref_mxv(C: COO, xp: Any, xv: Any, mask: Any, comp: bool, ks: KernelSemiring
     return ref
 
 
+def _check_expand_reduce(C: COO, xp: Any, xv: Any, xdt: DataType, mask: Any, comp: bool,
+                         ks: KernelSemiring, ref: list[Any]) -> None:
+    """The array-primitive COO kernel (the GPU's, run here on NumPy) against the loops."""
+    x = VecData.bitmap(C.ncols, xdt, xp, np.asarray(xv, dtype=xdt.np_type))
+    call = MxvCall(C, x, ks, C.nrows, mask, comp)
+    got = generic.mxv_coo(call)
+    idx, vals = got.as_sparse()
+    assert idx.tolist() == [i for i, w in enumerate(ref) if w is not None]
+    for i, v in zip(idx.tolist(), vals, strict=True):
+        want = ref[i]
+        if isinstance(want, tuple):
+            assert v in want[1]
+        else:
+            assert np.isclose(v, want) if ks.out_type.is_float else v == want, (i, v, want)
+
+
 MXV_CASES = [
     ("plus_times", FP64, FP64), ("any_secondi", BOOL, BOOL), ("any_pair", INT64, INT64),
     ("min_plus", INT64, INT64), ("lor_land", BOOL, BOOL), ("max_first", INT64, INT64),
@@ -201,6 +220,7 @@ def test_mxv_coo(case: tuple[str, DataType, DataType]) -> None:
                 p, v = cpu.mxv_coo(C, xp, xv if ks.uses_right else None, mask, bool(comp), ks)
                 assert p.dtype == np.bool_ and v.dtype == ks.out_type.np_type
                 ref = ref_mxv(C, xp, xv, mask, bool(comp), ks)
+                _check_expand_reduce(C, xp, xv, xdt, mask, bool(comp), ks, ref)
                 for i, want in enumerate(ref):
                     assert bool(p[i]) == (want is not None), (i, want)
                     if isinstance(want, tuple):
