@@ -287,6 +287,30 @@ def test_mxv_push_dense_frontier_and_workspace_reuse() -> None:
         check_dense_result(dp, dv, ref_mxv(pres, vals, xp, xv, None, False, ks), ks)
 
 
+@pytest.mark.skipif(__import__("numba").config.NUMBA_NUM_THREADS < 2,
+                    reason="the parallel push needs 2 Numba threads")
+def test_mxv_push_parallel_equals_sequential(monkeypatch: pytest.MonkeyPatch) -> None:
+    """any_pair / any_firsti push in parallel (mark flags) gives the sequential result;
+    any_secondi (the product depends on k) and small frontiers keep the sequential push."""
+    monkeypatch.setattr(cpu, "_PARALLEL_PUSH_EDGES", 50)
+    rng = np.random.default_rng(8)
+    A, pres, vals = rand_matrix(rng, 400, 400, FP64, density=0.05)
+    MT = csr_from_dense(pres.T, vals.T, FP64, False)
+    for name in ("any_pair", "any_firsti", "any_firsti1"):
+        ks = resolve(name, BOOL, BOOL)
+        for mask, comp in ((None, False), (rng.random(400) < 0.5, False),
+                           (rng.random(400) < 0.5, True)):
+            xi = np.flatnonzero(rng.random(400) < 0.2).astype(np.int64)
+            got = cpu.mxv_push_parallel(MT, xi, 400, mask, comp, ks)
+            assert got is not None
+            idx, want = cpu.mxv_push(MT, xi, None, 400, mask, comp, ks)
+            np.testing.assert_array_equal(np.flatnonzero(got[0]), idx)
+            np.testing.assert_array_equal(got[1][idx], want)
+        assert cpu.mxv_push_parallel(MT, xi[:1], 400, None, False, ks) is None  # few edges
+    ks = resolve("any_secondi", BOOL, BOOL)
+    assert cpu.mxv_push_parallel(MT, np.arange(400), 400, None, False, ks) is None
+
+
 def test_mxv_pull_bfs_step_reads_no_values() -> None:
     """any_pair / any_secondi: structure only (x_values None, values never read)."""
     rng = np.random.default_rng(4)

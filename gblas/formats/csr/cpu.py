@@ -298,6 +298,38 @@ def _push_impl(indptr, indices, mvals, m_iso, xidx, xvals, x_iso, mask, use_mask
 
 
 _push = SemiringKernel(_push_impl, parallel=False)
+
+
+def _push_mark_impl(indptr, indices, xidx, mask, use_mask, mcomp, flag):  # noqa: ANN001, ANN202
+    """Parallel push for a multiply whose value does not depend on k: mark every allowed
+    out-neighbour of the frontier. Threads may store True to the same flag at once; they
+    store the same value, and which k reached i first does not change T(i)."""
+    for q in prange(xidx.shape[0]):
+        k = xidx[q]
+        for p in range(indptr[k], indptr[k + 1]):
+            i = indices[p]
+            if not (use_mask and mask[i] == mcomp):
+                flag[i] = True
+
+
+_push_mark = numba.njit(cache=True, parallel=True, **_JIT_OPTS)(_push_mark_impl)
+
+
+@numba.njit(cache=True, parallel=True, **_JIT_OPTS)
+def _row_products(flag, mop, ident, out):  # noqa: ANN001, ANN202
+    for ii in prange(flag.shape[0]):
+        if flag[ii]:
+            out[ii] = _MUL(mop, ident, ident, np.int64(ii), _J0, _J0, ident)
+
+
+_PARALLEL_PUSH_EDGES = 1 << 16  # frontier edges below which the sequential push is faster
+
+
+def push_mark_applies(ks: KernelSemiring) -> bool:
+    """Structure-only ``any`` semirings whose product ignores k (pair, firsti): the push
+    can run in parallel and still give the same T as the sequential one."""
+    return bool(ks.structural and ks.is_any and kernel_opcodes(ks)[0] >= 0
+                and ks.mult is not None and ks.mult.positional in (None, "firsti"))
 _PUSH_WS: dict[tuple[int, np.dtype], tuple[Any, Any, Any]] = {}
 
 
@@ -341,6 +373,25 @@ def mxv_push(MT: CSR, x_indices: Any, x_values: Any | None, nrows: int,
             _PUSH_WS.pop(next(iter(_PUSH_WS)), None)
         _PUSH_WS[key] = ws
     return idx, vals
+
+
+def mxv_push_parallel(MT: CSR, x_indices: Any, nrows: int, mask_bits: Any | None,
+                      mask_comp: bool, ks: KernelSemiring) -> tuple[Any, Any] | None:
+    """The parallel push (:func:`push_mark_applies`) as a bitmap (present, values), or None
+    when it does not apply or the frontier's edges are too few to pay for threads."""
+    if not push_mark_applies(ks) or numba.get_num_threads() < 2 or nrows == 0:
+        return None
+    xi = _idx(x_indices)
+    indptr = _idx(MT.indptr)
+    if int((indptr[xi + 1] - indptr[xi]).sum()) < _PARALLEL_PUSH_EDGES:
+        return None
+    mb, use_mask = mask_args(mask_bits)
+    flag = np.zeros(nrows, dtype=np.bool_)
+    with numba.parallel_chunksize(max(1, min(256, xi.shape[0] // 64))):
+        _push_mark(indptr, _idx(MT.indices), xi, mb, use_mask, bool(mask_comp), flag)
+    vals = np.empty(nrows, dtype=ks.out_type.np_type)
+    _row_products(flag, kernel_opcodes(ks)[0], _scalar(ks.identity, ks.out_type.np_type), vals)
+    return flag, vals
 
 
 # ====================================================================== mxm: Gustavson

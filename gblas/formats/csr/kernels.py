@@ -21,6 +21,10 @@ def _pull(call: MxvCall) -> VecData:
 
 def _push(call: MxvCall) -> VecData:
     xi, xv = call.x.as_sparse()
+    dense = cpu.mxv_push_parallel(call.rep, xi, call.nrows, call.mask_bits, call.mask_comp,
+                                  call.ks)
+    if dense is not None:
+        return VecData.bitmap(call.nrows, call.ks.out_type, *dense).normalized()
     idx, values = cpu.mxv_push(call.rep, xi, xv if call.ks.uses_right else None, call.nrows,
                                call.mask_bits, call.mask_comp, call.ks)
     return VecData.sparse(call.nrows, call.ks.out_type, idx, values).normalized()
