@@ -41,7 +41,7 @@ def format_key(name: str, transposed: bool, params: dict[str, Any]) -> str:
             f"unknown format {name!r}; available: {', '.join(format_names())}"
         )
     p = ",".join(f"{k}={params[k]}" for k in sorted(params))
-    return f"{name}({p})" if p else name + ("_T" if transposed else "")
+    return (f"{name}({p})" if p else name) + ("_T" if transposed else "")
 
 
 def build_format(name: str, csr: Any, **params: Any) -> Any:

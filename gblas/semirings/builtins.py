@@ -84,11 +84,12 @@ def _second(a: Any, b: Any) -> Any:
 def _b(name: str, f: Any, *, ret: Any = SAME, commutative: bool = False,
        associative: bool = False, flip: str | None = None, uses: tuple[bool, bool] = (True, True),
        positional: str | None = None, offset: int = 0, bool_alias: str | None = None,
-       ufunc: Any = None) -> BinaryOp:
+       ufunc: Any = None, input_rule: str | None = None) -> BinaryOp:
     return binary._register(BinaryOp(
         name, OPCODES.get(name, -1), f, return_rule=ret, uses_left=uses[0],
         uses_right=uses[1], commutative=commutative, associative=associative, flip_name=flip,
         positional=positional, offset=offset, bool_alias=bool_alias, ufunc=ufunc,
+        input_rule=input_rule,
     ))
 
 
@@ -122,9 +123,12 @@ def _register_binary() -> None:
                           ("ge", np.greater_equal, "le"), ("le", np.less_equal, "ge")):
         _b(name, f, ret=BOOL, commutative=flip is None, flip=flip)
         _b("is" + name, f, commutative=flip is None, flip=flip and "is" + flip)
-    _b("bor", np.bitwise_or, commutative=True, associative=True, ufunc=np.bitwise_or)
-    _b("band", np.bitwise_and, commutative=True, associative=True, ufunc=np.bitwise_and)
-    _b("bxor", np.bitwise_xor, commutative=True, associative=True, ufunc=np.bitwise_xor)
+    _b("bor", np.bitwise_or, commutative=True, associative=True, ufunc=np.bitwise_or,
+       input_rule="integer")
+    _b("band", np.bitwise_and, commutative=True, associative=True, ufunc=np.bitwise_and,
+       input_rule="integer")
+    _b("bxor", np.bitwise_xor, commutative=True, associative=True, ufunc=np.bitwise_xor,
+       input_rule="integer")
     flips = {"firsti": "secondj", "firstj": "secondi", "secondi": "firstj", "secondj": "firsti"}
     for base, flip in flips.items():
         for off in (0, 1):

@@ -169,6 +169,9 @@ class BinaryOp:
         d = unify(left, right) if right is not None else left
         if self.input_rule == "float" and not d.is_float:
             return FP64
+        if self.input_rule == "integer" and d.is_float:
+            raise DomainMismatch(f"binary.{self.name} works on integer and boolean types, "
+                                 f"got {d}")
         return d
 
     def for_domain(self, domain: DataType) -> BinaryOp:
@@ -211,7 +214,9 @@ class BinaryOp:
         return _MONOID._ops.get(self.name)
 
     def __getitem__(self, dtype: Any) -> BinaryOp:
-        return replace(self, fixed_type=lookup_dtype(dtype))
+        dt = lookup_dtype(dtype)
+        self.domain(dt)  # DomainMismatch where the operator refuses the type
+        return replace(self, fixed_type=dt)
 
     def __repr__(self) -> str:
         return f"binary.{self.name}" + (f"[{self.fixed_type}]" if self.fixed_type else "")
@@ -301,6 +306,7 @@ class Monoid:
 
     def for_domain(self, domain: DataType) -> Monoid:
         """The concrete monoid on ``domain`` (plus on BOOL is lor ...)."""
+        self.binaryop.domain(domain)  # DomainMismatch where the operator refuses the type
         if domain == BOOL and self.binaryop.bool_alias and not self.is_udf:
             return getattr(_MONOID, self.binaryop.bool_alias)
         return self

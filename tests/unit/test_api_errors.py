@@ -219,6 +219,25 @@ class TestDomainMismatch:
             vec(3).reduce(semiring.plus_times)
         assert "Monoid" in str(ei.value)
 
+    def test_bitwise_operators_refuse_floats(self):
+        v = Vector.from_coo([0, 1], [1.5, 2.5])
+        A = Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=2)
+        w = Vector.from_coo([0], [7.0], size=2)
+        before = w.dup()
+        for call in (lambda: v.reduce(monoid.band).new(),
+                     lambda: A.reduce_rowwise(monoid.bor).new(),
+                     lambda: v.ewise_mult(v, binary.bxor).new(),
+                     lambda: A.mxv(v, semiring.bor_band).new(),
+                     lambda: monoid.band[gb.FP64],
+                     lambda: binary.bor["FP32"]):
+            with pytest.raises(DomainMismatch, match="integer and boolean types, got FP"):
+                call()
+        with pytest.raises(DomainMismatch):
+            w << A.mxv(v, semiring.bor_band)
+        assert w.isequal(before)  # a failed operation leaves its output unchanged
+        iv = Vector.from_coo([0, 1], [6, 3])
+        assert iv.reduce(monoid.band).new().value == 2 and monoid.band[gb.UINT8]
+
     def test_binaryop_without_monoid_in_reduce(self):
         with pytest.raises(DomainMismatch) as ei:
             vec(3).reduce(binary.minus)

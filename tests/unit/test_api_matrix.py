@@ -641,3 +641,28 @@ class TestOperations:
         A = small()
         A(accum=binary.plus) << small()
         np.testing.assert_array_equal(A.to_dense(fill_value=0), 2 * DENSE)
+
+
+def test_format_keys_keep_transpose_and_parameters():
+    """The representation cache keys a format by its parameters and by Aᵀ vs A."""
+    from gblas.formats import _FORMATS, FormatSpec, format_key, register_format
+    from gblas.formats.csr.container import CSR
+
+    built: list[tuple[bool, dict]] = []
+
+    def from_csr(csr: CSR, **params):
+        built.append((csr, params))
+        return ("blocked", csr, params)
+
+    register_format(FormatSpec("blocked_test", from_csr, lambda c: c[1]))
+    try:
+        assert format_key("blocked_test", False, {}) == "blocked_test"
+        assert format_key("blocked_test", True, {}) == "blocked_test_T"
+        assert format_key("blocked_test", False, {"C": 4, "a": 1}) == "blocked_test(C=4,a=1)"
+        assert format_key("blocked_test", True, {"C": 4}) == "blocked_test(C=4)_T"
+        A = Matrix.from_coo([0, 1], [1, 2], [1.0, 2.0], nrows=3, ncols=3)
+        plain, trans = A._rep("blocked_test", C=4), A._rep("blocked_test", True, C=4)
+        assert plain is not trans and trans[1].indices.tolist() == [0, 1]  # built from Aᵀ
+        assert A._rep("blocked_test", True, C=4) is trans and len(built) == 2  # cached
+    finally:
+        _FORMATS.pop("blocked_test")

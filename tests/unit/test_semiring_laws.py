@@ -514,9 +514,11 @@ def test_numba_add_op_matches_numpy(dt):
     bad = []
     a, b = _random_inputs(dt)
     for name in MONOIDS:
-        m = monoid[name].for_domain(dt)
         if dt.is_float and name in ("bor", "band", "bxor"):
+            with pytest.raises(DomainMismatch):
+                monoid[name].for_domain(dt)
             continue
+        m = monoid[name].for_domain(dt)
         op = m.binaryop
         expected = np.asarray(op.np_func(a.astype(dt.np_type), b.astype(dt.np_type)))
         expected = expected.astype(dt.np_type)
