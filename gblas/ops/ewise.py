@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .._device import same_device
 from ..core.expr import Expression, Result
 from ..dtypes import DataType
 from ..exceptions import DimensionMismatch, DomainMismatch
-from ..formats.vector import VecData
+from ..formats.vector import SPARSE, VecData
 from ..semirings.model import BinaryOp, Monoid, Semiring, binary, monoid
 from . import entries as E
 from .plan import record
@@ -34,7 +36,38 @@ def _entries(obj: Any) -> tuple[Any, Any, int | None]:
     return E.csr_keys(csr), csr.full_values(), obj.ncols
 
 
+def _mult_by_lookup(a: Any, b: Any, op: BinaryOp, out: DataType) -> tuple[Any, Any] | None:
+    """Vector a ∩ b when one side is a bitmap or full: look the other side's indices up in
+    its bits (O(nvals + size)) instead of a sorted merge; None when both are sparse."""
+    da, db = a._data, b._data
+    if da.kind == SPARSE and db.kind == SPARSE:
+        return None
+    if da.kind != SPARSE and db.kind != SPARSE:
+        xp = da.xp
+        keys = xp.flatnonzero(da.present_bits() & db.present_bits()).astype(np.int64)
+        x, y = da.as_bitmap()[1][keys], db.as_bitmap()[1][keys]
+    elif da.kind == SPARSE:
+        ka, va = da.as_sparse()
+        bits, vb = db.as_bitmap()
+        found = bits[ka]
+        keys, x = ka[found], va[found]
+        y = vb[keys]
+    else:
+        kb, vb = db.as_sparse()
+        bits, va = da.as_bitmap()
+        found = bits[kb]
+        keys, y = kb[found], vb[found]
+        x = va[keys]
+    i, j = E.positions(keys, None)
+    domain = op.domain(da.dtype, db.dtype)
+    return keys, E.binary_values(op, x, y, domain, out, i, j)
+
+
 def ewise_values(name: str, a: Any, b: Any, op: BinaryOp, out: DataType) -> tuple[Any, Any]:
+    if name == "ewise_mult" and a.ndim == 1:
+        res = _mult_by_lookup(a, b, op, out)
+        if res is not None:
+            return res
     ka, va, ncols = _entries(a)
     kb, vb, _ = _entries(b)
     fn = E.union if name == "ewise_add" else E.intersect
@@ -55,7 +88,9 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
 
     def compute(mask: Any, desc: Any) -> Result:
         keys, vals = ewise_values(name, a, b, bop, out)
-        record(desc, name, f"{name}_sorted_merge")
+        dense = a.ndim == 1 and name == "ewise_mult" and (
+            a._data.kind != SPARSE or b._data.kind != SPARSE)
+        record(desc, name, f"{name}_{'bitmap_lookup' if dense else 'sorted_merge'}")
         if a.ndim == 1:
             return Result(VecData.sparse(a.size, out, keys, vals).normalized())
         return Result(E.csr_from_keys(a.nrows, a.ncols, keys, vals, out))

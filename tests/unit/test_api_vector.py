@@ -803,3 +803,21 @@ def test_scalar_assign_under_dense_mask(c_density, m_density, structure):
     assert m.isequal(m_before) and other.nvals == c_has.sum()
     w(w.S) << 9  # the mask is the output itself
     assert entries(w) == dict.fromkeys(want, 9)
+
+
+@pytest.mark.parametrize("da,db", [(0.01, 0.6), (0.6, 0.01), (0.6, 0.7), (1.0, 0.02),
+                                   (0.01, 0.02)])
+@pytest.mark.parametrize("op", [binary.minus, binary.first, binary.second, binary.times])
+def test_ewise_mult_any_storage(da, db, op):
+    """a ∩ b is the same whether an operand is sparse (sorted merge) or a bitmap/full
+    (lookup in its bits); operand order is kept for non-commutative operators."""
+    rng = np.random.default_rng(5)
+    n = 1000
+    ha, hb = rng.random(n) < da, rng.random(n) < db
+    va, vb = rng.integers(1, 50, n), rng.integers(1, 50, n)
+    a = Vector.from_coo(np.flatnonzero(ha), va[ha], gb.INT64, size=n)
+    b = Vector.from_coo(np.flatnonzero(hb), vb[hb], gb.INT64, size=n)
+    got = a.ewise_mult(b, op).new()
+    both = np.flatnonzero(ha & hb)
+    want = {"minus": va - vb, "first": va, "second": vb, "times": va * vb}[op.name]
+    assert entries(got) == {int(i): int(want[i]) for i in both}
