@@ -164,7 +164,7 @@ def _assign_vector(v: Any, I: Any, kind: str, operand: Any, mask: Mask | None,  
         nk, nv = _last_wins(Id[uk], uv)
     region = E.sorted_unique(Id)
     ck, cv = data.as_sparse()
-    in_region = E.match(region, ck)[0]
+    in_region = E.match_sorted(region, ck)[0]
     tk, tv = _region_update(ck, cv, in_region, nk, nv, accum, out, None)
     T = VecData.sparse(v.size, out, tk, tv)  # noqa: N806
     v._data = writeback_vector(data, T, mask, None, replace)

@@ -57,6 +57,22 @@ def match(keys: Any, query: Any) -> tuple[Any, Any]:
     return keys[clipped] == query, clipped
 
 
+def match_sorted(keys: Any, query: Any) -> tuple[Any, Any]:
+    """:func:`match` for sorted unique ``keys`` and sorted unique ``query``: when the query
+    is much longer, the few keys are looked up in it instead (O(k log q), not O(q log k))."""
+    nk, nq = keys.shape[0], query.shape[0]
+    if nk == 0 or nq == 0 or nq <= 8 * nk:
+        return match(keys, query)
+    xp = xp_of(query)
+    at = xp.minimum(xp.searchsorted(query, keys), nq - 1)
+    hit = query[at] == keys
+    found = xp.zeros(nq, dtype=bool)
+    pos = xp.zeros(nq, dtype=np.int64)
+    found[at[hit]] = True
+    pos[at[hit]] = xp.flatnonzero(hit)
+    return found, pos
+
+
 def positions(keys: Any, ncols: int | None) -> tuple[Any, Any]:
     """(i, j) of keys: vectors have i = index, j = 0."""
     xp = xp_of(keys)
@@ -120,7 +136,7 @@ def sorted_union(ka: Any, kb: Any) -> Any:
 def intersect(ka: Any, va: Any, kb: Any, vb: Any, op: BinaryOp, out: DataType,
               ncols: int | None = None) -> tuple[Any, Any]:
     """Entries of a ∩ b with op(a, b)."""
-    found, pos = match(kb, ka)
+    found, pos = match_sorted(kb, ka)
     keys = ka[found]
     domain = op.domain(_dt(va), _dt(vb))
     i, j = positions(keys, ncols)
@@ -198,11 +214,21 @@ def merge_disjoint(ka: Any, va: Any, kb: Any, vb: Any) -> tuple[Any, Any]:
     if kb.shape[0] == 0:
         return ka, va
     if ka.shape[0] == 0:
-        return kb, vb
-    keys = xp.concatenate([ka, kb])
-    vals = xp.concatenate([va, vb.astype(va.dtype, copy=False)])
-    order = xp.argsort(keys, kind="stable")
-    return keys[order], vals[order]
+        return kb, vb.astype(va.dtype, copy=False)
+    if ka.shape[0] < kb.shape[0]:
+        ka, va, kb, vb = kb, vb.astype(va.dtype, copy=False), ka, va  # values: a's dtype
+    # each key of the shorter list lands after the longer list's keys below it: O(a + b log a)
+    at = xp.searchsorted(ka, kb) + xp.arange(kb.shape[0], dtype=np.int64)
+    total = ka.shape[0] + kb.shape[0]
+    keys = xp.empty(total, dtype=ka.dtype)
+    vals = xp.empty(total, dtype=va.dtype)
+    rest = xp.ones(total, dtype=bool)
+    rest[at] = False
+    keys[at] = kb
+    vals[at] = vb.astype(va.dtype, copy=False)
+    keys[rest] = ka
+    vals[rest] = va
+    return keys, vals
 
 
 def csr_keys(csr: Any) -> Any:

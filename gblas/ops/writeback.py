@@ -50,7 +50,7 @@ def mask_allowed(mask: Mask, keys: Any) -> Any:
 
 
 def _present_and_true(mkeys: Any, mvals: Any, keys: Any, structure: bool) -> Any:
-    found, pos = E.match(mkeys, keys)
+    found, pos = E.match_sorted(mkeys, keys)
     if structure or mkeys.shape[0] == 0:
         return found
     return found & (mvals[pos] != 0)

@@ -8,6 +8,7 @@ switch on; user-defined operators carry a Numba-compiled scalar function instead
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -481,7 +482,15 @@ class KernelSemiring:
 
 
 def resolve_semiring(sr: Semiring, left: DataType, right: DataType) -> KernelSemiring:
-    """Resolve ``sr`` for operands of types ``left`` (matrix) and ``right`` (vector)."""
+    """Resolve ``sr`` for operands of types ``left`` (matrix) and ``right`` (vector);
+    memoised (a BFS resolves the same semiring every level)."""
+    try:
+        return _resolve_cached(sr, left, right)
+    except TypeError:  # an operator holding something unhashable: resolve each time
+        return _resolve(sr, left, right)
+
+
+def _resolve(sr: Semiring, left: DataType, right: DataType) -> KernelSemiring:
     domain, out = sr.types(left, right)
     mult = sr.binaryop.for_domain(domain)
     add = sr.monoid.for_domain(out)
@@ -496,3 +505,6 @@ def resolve_semiring(sr: Semiring, left: DataType, right: DataType) -> KernelSem
         uses_left=mult.uses_left, uses_right=mult.uses_right, is_float=domain.is_float,
         mult_fn=mult.nb_func, add_fn=add.binaryop.nb_func, mult=mult, add=add,
     )
+
+
+_resolve_cached = functools.lru_cache(maxsize=512)(_resolve)

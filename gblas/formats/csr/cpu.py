@@ -403,6 +403,8 @@ def mxv_push_parallel(MT: CSR, x_indices: Any, nrows: int, mask_bits: Any | None
     if not push_mark_applies(ks) or numba.get_num_threads() < 2 or nrows == 0:
         return None
     xi = _idx(x_indices)
+    if xi.shape[0] * 16 * MT.nnz < _PARALLEL_PUSH_EDGES * max(MT.nrows, 1):
+        return None  # far below the threshold at 16x the average degree: skip the sum
     indptr = _idx(MT.indptr)
     if int((indptr[xi + 1] - indptr[xi]).sum()) < _PARALLEL_PUSH_EDGES:
         return None
