@@ -20,6 +20,9 @@ _DEFAULTS: dict[str, Any] = {
     "bfs_alpha": 8.0,
     "bfs_beta1": 8.0,
     "bfs_beta2": 512.0,
+    # gblas.algorithms.bfs on a CUDA matrix runs the whole search in one persistent
+    # cooperative kernel (gblas/formats/csr/bfs_fused.py); False: the level loop
+    "bfs_fused": True,
     # default device for objects created without one: "cpu", "cuda", "cuda:N" or "auto"
     "default_device": "cpu",
 }

@@ -1,10 +1,12 @@
-"""gblas.algorithms.bfs on GPU objects gives the same levels and parents as on the CPU."""
+"""gblas.algorithms.bfs on GPU objects gives the same levels and parents as on the CPU, through
+the fused cooperative kernel (the default) and through the level loop (bfs_fused=False)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import gblas as gb
 from gblas import generators
 from gblas.algorithms import bfs as run_bfs
 
@@ -24,15 +26,17 @@ def _coo(v):  # noqa: ANN001, ANN202
     return idx, vals
 
 
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "loop"])
 @pytest.mark.parametrize("direction", ["auto", "push", "pull"])
 @pytest.mark.parametrize("parents", [False, True])
-def test_bfs_same_as_cpu(graph, direction: str, parents: bool) -> None:  # noqa: ANN001
+def test_bfs_same_as_cpu(graph, direction: str, parents: bool, fused: bool) -> None:  # noqa: ANN001
     Ag = graph.to(GPU)
     rng = np.random.default_rng(7)
     for src in rng.choice(graph.nrows, 3, replace=False).tolist():
         cpu = run_bfs(graph, src, parents=parents, direction=direction)
         stats: dict = {}
-        gpu = run_bfs(Ag, src, parents=parents, direction=direction, stats=stats)
+        with gb.config.override(bfs_fused=fused):
+            gpu = run_bfs(Ag, src, parents=parents, direction=direction, stats=stats)
         if parents:
             (lc, pc), (lg, pg) = cpu, gpu
         else:
@@ -44,3 +48,4 @@ def test_bfs_same_as_cpu(graph, direction: str, parents: bool) -> None:  # noqa:
             for a, b in zip(_coo(pc), _coo(pg), strict=True):
                 np.testing.assert_array_equal(a, b)
         assert all(k.startswith("cuda_") for k in stats["kernels"]), stats["kernels"]
+        assert (stats["kernels"] == ["cuda_csr_bfs_fused"]) == fused, stats["kernels"]

@@ -1,0 +1,553 @@
+"""GPU BFS benchmark: the fused cooperative kernel, the level loop and a naive SpMV BFS.
+
+    PYTHONPATH=. python3 benchmarks/bfs_gpu.py [--graphs kron:22,kron:24,urand:22,urand:24,
+        grid:2048x2048,grid:4096x4096,real] [--sources 16] [--out DIR]
+
+On the same graphs and the same sources, in one process, on one CUDA device, it times
+
+* ``fused``  gblas.algorithms.bfs with the default config: the whole search in one
+             persistent cooperative kernel (gblas/formats/csr/bfs_fused.py),
+* ``loop``   the same call under ``config.override(bfs_fused=False)``: the push-pull level
+             loop of masked mxv operations, with host reads every level,
+* ``naive``  a plain cupyx.scipy.sparse BFS: the frontier as a float32 vector,
+             y = Aᵀ·x with cuSPARSE, one fused update kernel (mask out visited, set levels,
+             count), and one host read of the count per level,
+
+levels only (``fused+par`` also times the fused kernel with parents). Each method runs once
+per graph as a warm-up (compilation, transposes, degree vectors), then over the sources
+back to back, each BFS timed with CUDA events; a time is the median over the sources. A
+method that has spent ``--budget`` seconds on a graph takes no further sources (at least 3
+are timed; the slow baselines on high-diameter graphs), and the table says how many were
+timed (fused/loop/naive). GTEPS = edges of the
+reached component / time (undirected edges, i.e. stored entries / 2, for symmetric graphs;
+directed edges leaving the reached set otherwise), median over sources. µs/level = time /
+number of levels. ``floor`` is the bandwidth floor of the fused kernel's algorithm at
+3.35 TB/s (docs/gpu_bfs_notes.md, :func:`floor_bytes`). The levels of the loop and the naive
+BFS are compared with the fused kernel's for every source they ran (and the parents of fused
+vs loop for the first source). Per graph it also prints the fused kernel's own per-level
+device times (``profile``) and its time with 1, 2 and 4 blocks per SM (``sweep``).
+
+Graphs: ``kron:S``, ``urand:S`` and ``grid:RxC`` are generated on the GPU here
+(:func:`gpu_kronecker`, :func:`gpu_urand`, :func:`gpu_grid2d`), bit-identical to
+gblas.generators for the same arguments (the PCG64 stream is replayed on the device by
+jump-ahead; tests/gpu/test_gpu_fused_bfs.py checks the identity), because the NumPy
+generators need minutes for scale 24; ``real`` is every ``*.mtx.gz`` in ``$GBLAS_GRAPHS``
+(default ``../shared/graphs``), read with gblas.io.mmread. Writes ``<out>/bfs_gpu.json``
+and ``<out>/bfs_gpu.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import common  # first: puts the checkout on sys.path for gblas
+import numpy as np
+
+import gblas as gb
+from gblas.algorithms.bfs import bfs
+from gblas.core.matrix import Matrix
+from gblas.dtypes import BOOL
+from gblas.formats.csr.bfs_fused import fused_bfs
+from gblas.formats.csr.container import CSR
+from gblas.generators import _CHUNK, _LOOP, _TWO32, _check_scale, _level_probs, _rng
+
+DEFAULT_GRAPHS = "kron:22,kron:24,urand:22,urand:24,grid:2048x2048,grid:4096x4096,real"
+HBM_BYTES_PER_S = 3.35e12  # H100 SXM HBM3 datasheet
+METHODS = ("fused", "loop", "naive")
+
+_MASK64 = (1 << 64) - 1
+_MASK128 = (1 << 128) - 1
+_PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645  # NumPy's PCG64 (XSL-RR 128/64) multiplier
+
+_GEN_SOURCE = r"""
+struct u128 { unsigned long long hi, lo; };
+__device__ __forceinline__ u128 mul_add(u128 a, u128 s, u128 c) {  // a * s + c mod 2^128
+  u128 r;
+  r.lo = a.lo * s.lo;
+  r.hi = __umul64hi(a.lo, s.lo) + a.lo * s.hi + a.hi * s.lo;
+  const unsigned long long lo = r.lo + c.lo;
+  r.hi += c.hi + (lo < r.lo);
+  r.lo = lo;
+  return r;
+}
+// state advanced by delta steps; jump[4j..4j+3] = (A.hi, A.lo, C.hi, C.lo) of 2^j steps
+__device__ __forceinline__ u128 advance(u128 s, unsigned long long delta,
+                                        const unsigned long long* jump) {
+  for (int j = 0; delta; ++j, delta >>= 1) {
+    if (delta & 1ULL) {
+      const u128 a{jump[4 * j], jump[4 * j + 1]}, c{jump[4 * j + 2], jump[4 * j + 3]};
+      s = mul_add(a, s, c);
+    }
+  }
+  return s;
+}
+__device__ __forceinline__ unsigned long long xsl_rr(u128 s) {
+  const unsigned long long x = s.hi ^ s.lo;
+  const unsigned rot = (unsigned)(s.hi >> 58);
+  return (x >> rot) | (x << ((64u - rot) & 63u));
+}
+__device__ __forceinline__ void put(unsigned long long* keys, long long m, long long t,
+                                    unsigned long long i, unsigned long long j, int bits) {
+  const unsigned long long loop = ~0ULL;
+  keys[t] = i == j ? loop : (i << bits) | j;
+  keys[m + t] = i == j ? loop : (j << bits) | i;
+}
+// Graph500 Kronecker edge t: raw draw r of chunk c sits at stream position
+// c*CHUNK*h + r*kc + e (h = ceil(scale/2) draws per edge, kc = the chunk's size).
+extern "C" __global__ void kron_keys(unsigned long long s_hi, unsigned long long s_lo,
+    const unsigned long long* jump, long long m, int scale, long long chunk,
+    const unsigned int* thr, const unsigned int* perm, int bits, unsigned long long* keys) {
+  const int h = (scale + 1) / 2;
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < m;
+       t += (long long)gridDim.x * blockDim.x) {
+    const long long c = t / chunk, e = t % chunk;
+    const long long kc = min(chunk, m - c * chunk);
+    u128 st = advance(u128{s_hi, s_lo}, (unsigned long long)(c * chunk * h + e + 1), jump);
+    unsigned int ik = 0, jk = 0, u = 0;
+    unsigned long long raw = 0;
+    for (int lev = 0; lev < scale; ++lev) {
+      if ((lev & 1) == 0) {
+        if (lev) st = advance(st, (unsigned long long)kc, jump);
+        raw = xsl_rr(st);
+        u = (unsigned int)(raw & 0xffffffffULL);
+      } else {
+        u = (unsigned int)(raw >> 32);
+      }
+      const unsigned int t0 = thr[3 * lev], t1 = thr[3 * lev + 1], t2 = thr[3 * lev + 2];
+      const unsigned int ib = u >= t1;
+      const unsigned int jb = (unsigned int)(u >= t0) ^ ib ^ (unsigned int)(u >= t2);
+      ik = (ik << 1) | ib;
+      jk = (jk << 1) | jb;
+    }
+    put(keys, m, t, perm[ik], perm[jk], bits);
+  }
+}
+// uniform random edge t: both ends from the stream's value t
+extern "C" __global__ void urand_keys(unsigned long long s_hi, unsigned long long s_lo,
+    const unsigned long long* jump, long long m, unsigned long long mask, int bits,
+    unsigned long long* keys) {
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < m;
+       t += (long long)gridDim.x * blockDim.x) {
+    const unsigned long long raw = xsl_rr(advance(u128{s_hi, s_lo},
+                                                  (unsigned long long)t + 1, jump));
+    put(keys, m, t, raw & mask, (raw >> 32) & mask, bits);
+  }
+}
+// naive BFS update: new = y > 0 and not visited; x = new; levels[new] = k; count new
+extern "C" __global__ void naive_update(const float* y, bool* visited, long long* levels,
+    float* x, long long n, long long k, unsigned long long* count) {
+  unsigned long long c = 0;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    const bool nw = y[i] > 0.0f && !visited[i];
+    if (nw) { visited[i] = true; levels[i] = k; ++c; }
+    x[i] = nw ? 1.0f : 0.0f;
+  }
+  for (int off = 16; off > 0; off >>= 1) c += __shfl_xor_sync(0xffffffffu, c, off);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(count, c);
+}
+"""
+
+
+def _cp() -> Any:
+    import cupy  # noqa: PLC0415
+
+    return cupy
+
+
+_MODULE: dict[int, Any] = {}
+
+
+def _kernel(name: str) -> Any:
+    cp = _cp()
+    dev = cp.cuda.Device().id
+    if dev not in _MODULE:
+        _MODULE[dev] = cp.RawModule(code=_GEN_SOURCE, options=("-std=c++17",))
+    return _MODULE[dev].get_function(name)
+
+
+def _launch(name: str, n: int, args: tuple[Any, ...]) -> None:
+    blocks = int(min(max(1, (n + 255) // 256), 65536))
+    _kernel(name)((blocks,), (256,), args)
+
+
+# ---------------------------------------------------------------------------- generators
+def _pcg_jump_table(inc: int) -> np.ndarray:
+    """(A, C) of the PCG64 LCG for 2^j steps, j = 0..63, as uint64 (hi, lo, hi, lo) rows."""
+    rows = []
+    a, c = _PCG_MULT, inc
+    for _ in range(64):
+        rows.append((a >> 64, a & _MASK64, c >> 64, c & _MASK64))
+        a, c = (a * a) & _MASK128, (c * (a + 1)) & _MASK128
+    return np.array(rows, dtype=np.uint64).reshape(-1)
+
+
+def _stream(rng: np.random.Generator) -> tuple[Any, Any, Any]:
+    """(state hi, state lo, jump table on the device) of ``rng``'s PCG64 stream now."""
+    cp = _cp()
+    st = rng.bit_generator.state
+    if st["bit_generator"] != "PCG64":
+        raise ValueError(f"expected a PCG64 stream, got {st['bit_generator']}")
+    s, inc = int(st["state"]["state"]), int(st["state"]["inc"])
+    return (np.uint64(s >> 64), np.uint64(s & _MASK64), cp.asarray(_pcg_jump_table(inc)))
+
+
+def _keys_matrix(keys: Any, n: int, bits: int) -> Matrix:
+    """gblas.generators._Keys.matrix on the device: sort, drop loops and duplicates, CSR."""
+    cp = _cp()
+    keys.sort()
+    end = int(cp.searchsorted(keys, cp.asarray(np.array([_LOOP], dtype=np.uint64)))[0])
+    keys = keys[:end]
+    if end:
+        first = cp.empty(end, dtype=bool)
+        first[0] = True
+        cp.not_equal(keys[1:], keys[:-1], out=first[1:])
+        keys = keys[first]
+    bounds = cp.left_shift(cp.arange(n + 1, dtype=np.uint64), np.uint64(bits))
+    indptr = cp.searchsorted(keys, bounds).astype(np.int64)
+    cp.bitwise_and(keys, np.uint64((1 << bits) - 1), out=keys)
+    csr = CSR(n, n, indptr, keys.view(np.int64), None, BOOL, True)
+    return Matrix._from_csr(csr, f"cuda:{cp.cuda.Device().id}")
+
+
+def gpu_kronecker(scale: int, edge_factor: int = 16, seed: int = 0) -> Matrix:
+    """gblas.generators.kronecker(scale, edge_factor, seed=seed) generated on the device
+    (a=.57, b=.19, c=.19, no noise); identical CSR."""
+    cp = _cp()
+    scale, edge_factor = _check_scale(scale, edge_factor)
+    if scale > 31:
+        raise ValueError("gpu_kronecker handles scale <= 31 (uint32 vertex ids)")
+    rng = _rng(seed)
+    n, m = 1 << scale, edge_factor << scale
+    thr = _level_probs(0.57, 0.19, 0.19, 0.0, scale, rng)
+    t = np.minimum(np.floor(thr * _TWO32), _TWO32 - 1).astype(np.uint32)
+    if t.size:
+        t[np.isclose(thr, 1.0)] = np.uint32(2**32 - 1)
+    perm = rng.permutation(n).astype(np.uint32)
+    bits = max(1, (n - 1).bit_length())
+    s_hi, s_lo, jump = _stream(rng)
+    keys = cp.empty(2 * m, dtype=np.uint64)
+    if m:
+        _launch("kron_keys", m, (s_hi, s_lo, jump, np.int64(m), np.int32(scale),
+                                 np.int64(_CHUNK), cp.asarray(t.reshape(-1)),
+                                 cp.asarray(perm), np.int32(bits), keys))
+    return _keys_matrix(keys, n, bits)
+
+
+def gpu_urand(scale: int, edge_factor: int = 16, seed: int = 0) -> Matrix:
+    """gblas.generators.urand(scale, edge_factor, seed) generated on the device."""
+    cp = _cp()
+    scale, edge_factor = _check_scale(scale, edge_factor)
+    if scale > 32:
+        raise ValueError("gpu_urand handles scale <= 32")
+    rng = _rng(seed)
+    n, m = 1 << scale, edge_factor << scale
+    bits = max(1, (n - 1).bit_length())
+    s_hi, s_lo, jump = _stream(rng)
+    keys = cp.empty(2 * m, dtype=np.uint64)
+    if m:
+        _launch("urand_keys", m, (s_hi, s_lo, jump, np.int64(m), np.uint64(n - 1),
+                                  np.int32(bits), keys))
+    return _keys_matrix(keys, n, bits)
+
+
+def gpu_grid2d(rows: int, cols: int) -> Matrix:
+    """gblas.generators.grid2d(rows, cols) built on the device."""
+    cp = _cp()
+    n = rows * cols
+    v = cp.arange(n, dtype=np.int64)
+    h = v[(v % cols != cols - 1) & (v + 1 < n)]
+    vert = v[v + cols < n]
+    i = cp.concatenate([h, vert]).view(np.uint64)
+    j = cp.concatenate([h + 1, vert + cols]).view(np.uint64)
+    bits = max(1, (n - 1).bit_length())
+    sh = np.uint64(bits)
+    keys = cp.concatenate([(i << sh) | j, (j << sh) | i])
+    return _keys_matrix(keys, n, bits)
+
+
+def load(spec: str) -> tuple[Matrix, bool]:
+    """(the graph on cuda:0, whether its pattern is symmetric)."""
+    head, _, rest = spec.partition(":")
+    if head in ("kron", "urand") and rest.isdigit():
+        return (gpu_kronecker if head == "kron" else gpu_urand)(int(rest)), True
+    if head == "grid" and rest:
+        r, _, c = rest.partition("x")
+        return gpu_grid2d(int(r), int(c or r)), True
+    host = common.load_graph(spec)
+    sym = common.is_symmetric_pattern(host.to_scipy_sparse())
+    return host.to("cuda"), sym
+
+
+# ---------------------------------------------------------------------------- methods
+class NaiveBFS:
+    """BFS by repeated SpMV with cupyx.scipy.sparse (float32, int32 indices)."""
+
+    def __init__(self, A: Matrix) -> None:  # noqa: N803
+        cp = _cp()
+        import cupyx.scipy.sparse as csp  # noqa: PLC0415
+
+        t = A._csr_T()
+        self.n = A.nrows
+        self.AT = csp.csr_matrix((cp.ones(t.nnz, dtype=np.float32),
+                                  t.indices.astype(np.int32), t.indptr.astype(np.int32)),
+                                 shape=(self.n, self.n))
+        self.count = cp.zeros(1, dtype=np.uint64)
+
+    def __call__(self, src: int) -> tuple[Any, int]:
+        cp = _cp()
+        n = self.n
+        levels = cp.full(n, -1, dtype=np.int64)
+        visited = cp.zeros(n, dtype=bool)
+        x = cp.zeros(n, dtype=np.float32)
+        levels[src], visited[src], x[src] = 0, True, 1.0
+        k = 1
+        while True:
+            y = self.AT @ x
+            self.count.fill(0)
+            _launch("naive_update", n, (y, visited, levels, x, np.int64(n), np.int64(k),
+                                        self.count))
+            if int(self.count.get()[0]) == 0:  # the per-level host sync
+                break
+            k += 1
+        return levels, k
+
+
+def dense_levels(v: Any, n: int) -> Any:
+    """A gblas Vector of levels as a dense device array (-1 where absent)."""
+    cp = _cp()
+    idx, vals = v._data.as_sparse()
+    out = cp.full(n, -1, dtype=np.int64)
+    out[idx] = vals
+    return out
+
+
+def timed(fn: Any) -> tuple[float, Any]:
+    """(milliseconds between CUDA events around ``fn()``, its result)."""
+    cp = _cp()
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    cp.cuda.Device().synchronize()
+    start.record()
+    out = fn()
+    end.record()
+    end.synchronize()
+    return cp.cuda.get_elapsed_time(start, end), out
+
+
+def floor_bytes(levels: np.ndarray, deg: np.ndarray, directions: list[str]) -> float:
+    """Bytes the fused kernel's algorithm moves at least (docs/gpu_bfs_notes.md): init and
+    output 21 n; a push level 20 per frontier vertex + 12 per frontier edge + 24 per new
+    vertex; a pull level n / 4 + 16 per unvisited vertex + 36 per new vertex (one
+    in-neighbour read, its bitmap word, and the new vertex's writes)."""
+    n = levels.shape[0]
+    reached = levels >= 0
+    nl = int(levels.max()) + 1 if reached.any() else 0
+    cnt = np.bincount(levels[reached], minlength=nl + 1).astype(np.float64)
+    edg = np.bincount(levels[reached], weights=deg[reached], minlength=nl + 1)
+    total = 21.0 * n
+    seen = cnt[0]
+    for k, d in enumerate(directions, start=1):
+        nf, ef = cnt[k - 1], edg[k - 1]
+        new = cnt[k] if k < cnt.shape[0] else 0.0
+        if d == "push":
+            total += 20 * nf + 12 * ef + 24 * new
+        else:
+            total += n / 4 + 16 * (n - seen) + 36 * new
+        seen += new
+    return total
+
+
+def profile(A: Matrix, sources: list[int]) -> dict[str, Any]:  # noqa: N803
+    """One fused BFS per source through fused_bfs: device time of the kernel against the
+    whole call, and the per-step device times (grid sync included) of the first source."""
+    calls, kernel, first = [], [], None
+    for s in sources:
+        ms, (_, _, info) = timed(lambda s=s: fused_bfs(A, s))
+        calls.append(ms)
+        kernel.append(info["kernel_us"] / 1e3)
+        if first is None:
+            first = info
+    st = np.array(first["step_us"])
+    dirs = "".join(">" if d == "push" else "<" for d in first["directions"])
+    by_dir = {d: float(st[[x == d for x in first["directions"][:st.shape[0]]]].sum())
+              for d in ("push", "pull")}
+    print(f"  profile source {sources[0]}: call {calls[0]:.3f} ms, kernel "
+          f"{kernel[0]:.3f} ms, steps {len(first['directions'])} "
+          f"{dirs if len(dirs) <= 40 else dirs[:40] + '...'}; step µs median "
+          f"{np.median(st) if st.size else 0:.1f}, max {st.max() if st.size else 0:.1f}; "
+          f"push {by_dir['push']:.0f} µs, pull {by_dir['pull']:.0f} µs", flush=True)
+    if len(dirs) <= 40:
+        print(f"    frontier {first['frontier']}\n    step µs "
+              f"{[round(x, 1) for x in first['step_us']]}", flush=True)
+    return {"call_ms": common.median(calls), "kernel_ms": common.median(kernel),
+            "first": {"source": sources[0], "directions": dirs,
+                      "frontier": first["frontier"][:400],
+                      "step_us": first["step_us"][:400], "grid": first["grid"],
+                      "push_us": by_dir["push"], "pull_us": by_dir["pull"]}}
+
+
+def sweep(A: Matrix, sources: list[int]) -> dict[str, float]:  # noqa: N803
+    """Median fused time (ms) with 1, 2 and 4 blocks per SM (4: all that fit)."""
+    out = {}
+    for per_sm in (1, 2, 4):
+        ms = [timed(lambda s=s, b=per_sm: fused_bfs(A, s, blocks_per_sm=b))[0] for s in sources]
+        out[str(per_sm)] = common.median(ms)
+    print(f"  blocks/SM sweep (ms): {out}", flush=True)
+    return out
+
+
+# ---------------------------------------------------------------------------- driver
+def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any]:
+    cp = _cp()
+    t0 = time.perf_counter()
+    A, sym = load(spec)  # noqa: N806
+    cp.cuda.Device().synchronize()
+    t_load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    A._csr_T()  # the pull step's transpose, cached on A (as the CLI prepares it)
+    cp.cuda.Device().synchronize()
+    t_transpose = time.perf_counter() - t0
+    n, nnz = A.nrows, A.nvals
+    csr = A._csr()
+    deg = cp.diff(csr.indptr)
+    deg_host = deg.get()
+    sources = common.pick_sources(deg_host, nsrc, seed)
+    naive = NaiveBFS(A)
+    label = common.graph_label(spec)
+    print(f"[{time.strftime('%H:%M:%S')}] {label}: n={n} nnz={nnz} sym={sym} load "
+          f"{t_load:.1f}s transpose {t_transpose:.1f}s", flush=True)
+
+    def run(method: str, s: int, parents: bool = False) -> tuple[float, Any, dict[str, Any]]:
+        st: dict[str, Any] = {}
+        if method == "naive":
+            ms, (lv, nlev) = timed(lambda: naive(s))
+            return ms, lv, {"levels": nlev}
+        with gb.config.override(bfs_fused=method == "fused"):
+            ms, out = timed(lambda: bfs(A, s, parents=parents, stats=st))
+        return ms, out, st
+
+    for method in METHODS:  # warm-up: compilation, transposes, degree vectors
+        run(method, sources[0])
+    run("fused", sources[0], parents=True)
+    # each method over all sources back to back (its steady state), fused first: its
+    # levels (int32, on the device) are the reference the others are compared with
+    rows: dict[str, list[dict[str, Any]]] = {m: [] for m in (*METHODS, "fused+par")}
+    ref: dict[int, Any] = {}
+    mismatches, checked = 0, {m: 0 for m in METHODS}
+    for method in ("fused", "naive", "loop"):
+        spent = 0.0
+        for s in sources:
+            if spent > budget_s and len(rows[method]) >= 3:
+                break  # a slow baseline on a high-diameter graph: enough sources
+            t0 = time.perf_counter()
+            ms, out, st = run(method, s)
+            spent += time.perf_counter() - t0
+            lv = out if method == "naive" else dense_levels(out, n)
+            reached = lv >= 0
+            edges = float(deg[reached].sum()) / (2.0 if sym else 1.0)
+            rows[method].append({"source": s, "ms": ms, "levels": int(st["levels"]),
+                                 "edges": edges, "gteps": edges / (ms * 1e6),
+                                 "directions": st.get("directions")})
+            if method == "fused":
+                ref[s] = lv.astype(np.int32)
+            else:
+                checked[method] += 1
+                if not bool(cp.array_equal(lv.astype(np.int32), ref[s])):
+                    mismatches += 1
+                    print(f"  MISMATCH {method} vs fused levels, source {s}", flush=True)
+    for s in sources:
+        ms, (_, pip), st = run("fused", s, parents=True)
+        rows["fused+par"].append({"source": s, "ms": ms, "levels": int(st["levels"])})
+        if s == sources[0]:  # parents: fused against the level loop
+            with gb.config.override(bfs_fused=False):
+                _, pil = bfs(A, s, parents=True)
+            if not (dense_levels(pip, n) == dense_levels(pil, n)).all():
+                mismatches += 1
+                print(f"  MISMATCH fused vs loop parents, source {s}", flush=True)
+    floors = [floor_bytes(ref[r["source"]].get().astype(np.int64), deg_host, r["directions"])
+              for r in rows["fused"]]
+    ref.clear()
+    out: dict[str, Any] = {"graph": label, "spec": spec, "n": n, "nnz": nnz, "symmetric": sym,
+                           "load_s": t_load, "transpose_s": t_transpose, "sources": sources,
+                           "mismatches": mismatches, "checked_against_fused": checked,
+                           "runs": rows}
+    for method, rs in rows.items():
+        ms = common.median(r["ms"] for r in rs)
+        lev = common.median(r["levels"] for r in rs)
+        out[method] = {"ms": ms, "levels": lev, "sources_timed": len(rs),
+                       "gteps": common.median(r["gteps"] for r in rs) if "gteps" in rs[0]
+                       else None,
+                       "us_per_level": common.median(1e3 * r["ms"] / max(r["levels"], 1)
+                                                     for r in rs)}
+    fb = common.median(floors)
+    out["floor"] = {"bytes": fb, "ms": 1e3 * fb / HBM_BYTES_PER_S}
+    out["profile"] = profile(A, sources)
+    out["sweep"] = sweep(A, sources)
+    print(f"  fused {out['fused']['ms']:.3f} ms, loop {out['loop']['ms']:.3f} ms, naive "
+          f"{out['naive']['ms']:.3f} ms, levels {out['fused']['levels']}, floor "
+          f"{out['floor']['ms']:.3f} ms, mismatches {mismatches}", flush=True)
+    return out
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    headers = ["graph", "n", "edges", "levels", "fused ms", "fused GTEPS", "fused µs/lvl",
+               "loop ms", "loop GTEPS", "loop µs/lvl", "naive ms", "naive GTEPS",
+               "naive µs/lvl", "loop/fused", "floor ms", "fused+par ms", "src", "ok"]
+    rows = []
+    for r in results:
+        edges = r["nnz"] / 2 if r["symmetric"] else r["nnz"]
+        rows.append([r["graph"], r["n"], int(edges), r["fused"]["levels"],
+                     r["fused"]["ms"], r["fused"]["gteps"], r["fused"]["us_per_level"],
+                     r["loop"]["ms"], r["loop"]["gteps"], r["loop"]["us_per_level"],
+                     r["naive"]["ms"], r["naive"]["gteps"], r["naive"]["us_per_level"],
+                     r["loop"]["ms"] / r["fused"]["ms"], r["floor"]["ms"],
+                     r["fused+par"]["ms"],
+                     f"{r['fused']['sources_timed']}/{r['loop']['sources_timed']}/"
+                     f"{r['naive']['sources_timed']}",
+                     "yes" if r["mismatches"] == 0 else "NO"])
+    return common.markdown_table(headers, rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--graphs", default=DEFAULT_GRAPHS,
+                    help="comma-separated specs (kron:S, urand:S, grid:RxC, a file, 'real')")
+    ap.add_argument("--sources", type=int, default=16, help="sources per graph (16)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the source choice")
+    ap.add_argument("--budget", type=float, default=20.0,
+                    help="seconds per graph and method after which a method stops taking "
+                         "new sources (at least 3 are timed; 20)")
+    ap.add_argument("--out", default=str(common.ROOT / "bench_out"), help="output directory")
+    args = ap.parse_args(argv)
+    cp = _cp()
+    props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
+    name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
+    info = common.machine_info()
+    info.update(device=name, cupy=cp.__version__, sms=props["multiProcessorCount"],
+                hbm_bytes_per_s=HBM_BYTES_PER_S)
+    print(f"device {name}, CuPy {cp.__version__}, commit {info['commit']}"
+          f"{' (dirty)' if info['dirty'] else ''}", flush=True)
+    specs = common.expand_specs(args.graphs.split(","))
+    results, t_start = [], time.perf_counter()
+    for spec in specs:
+        try:
+            results.append(run_graph(spec, args.sources, args.seed, args.budget))
+        except Exception as e:  # noqa: BLE001 - report and go on with the next graph
+            print(f"  FAILED {spec}: {type(e).__name__}: {e}", flush=True)
+        cp.get_default_memory_pool().free_all_blocks()  # the graph is gone: its memory too
+    md = table(results)
+    print(f"\ntotal {time.perf_counter() - t_start:.0f} s\n")
+    print(md)
+    out = Path(args.out)
+    common.write_json(out / "bfs_gpu.json", {"machine": info, "results": results})
+    common.write_text(out / "bfs_gpu.md", md + "\n")
+    bad = sum(r["mismatches"] for r in results) + len(specs) - len(results)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

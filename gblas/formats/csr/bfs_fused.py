@@ -1,0 +1,214 @@
+"""The whole direction-optimising BFS in one persistent cooperative CUDA kernel.
+
+``fused_bfs(A, source, ...)`` runs ``bfs_fused`` from ``bfs_fused.cu`` (beside this file)
+once: all levels, push and pull, with LAGraph's switch rule evaluated on the device and a
+grid-wide barrier between levels, so the host neither launches nor synchronises per level.
+The results stay on the device: the level and parent Vectors are built from the kernel's
+int64 outputs without a host copy of the dense arrays; one small array (number of levels,
+vertices reached, and one word per level: frontier size and direction) is read back at the
+end (a search that reaches under ``bitmap_density`` of the vertices costs one more sync: the
+sparse Vector's index compaction).
+
+``gblas.algorithms.bfs`` calls it for matrices on a CUDA device when the config key
+``bfs_fused`` is True (the default) and :func:`applies` says yes; the levels and parents
+are the same as the CPU's (parent = smallest-index vertex one level up), and so is the
+sequence of directions. Kernel design and the bytes it moves: ``bfs_fused.cu`` and
+``docs/gpu_bfs_notes.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...dtypes import INT64
+from ...exceptions import IndexOutOfBound, InvalidObject, InvalidValue, NotImplementedForFormat
+from ..vector import VecData
+from .container import CSR
+
+KERNEL_NAME = "cuda_csr_bfs_fused"
+_SOURCE = Path(__file__).with_name("bfs_fused.cu")
+_BLOCK = 256  # FB_BLOCK in the .cu
+_BIG, _CHUNK = 256, 256  # FB_BIG, FB_CHUNK: hubs are split into chunks of _CHUNK edges
+_HEAVY, _HCHUNK = 1024, 512  # FB_HEAVY, FB_HCHUNK: the same for the pull's in-rows
+_TLOG = 4096  # FB_TLOG: steps whose duration the kernel logs
+_MAX_N = 2**31 - 2  # int32 vertex ids and levels inside the kernel; INT_MAX marks "no parent"
+_LOG_HEAD = 4096  # per-level words read back with the header (more levels: a second read)
+_MODES = {"auto": 0, "push": 1, "pull": 2}
+
+
+def _cp() -> Any:
+    import cupy  # noqa: PLC0415 - only imported when the GPU path runs
+
+    return cupy
+
+
+def _device_id(device: str) -> int:
+    return int(device.split(":", 1)[1]) if ":" in device else 0
+
+
+@functools.cache
+def _device_ok(device_id: int) -> bool:
+    """Compute capability >= 7.0 (independent thread scheduling, warp intrinsics with masks)
+    and cooperative launch."""
+    cp = _cp()
+    props = cp.cuda.runtime.getDeviceProperties(device_id)
+    return int(props.get("major", 0)) >= 7 and bool(props.get("cooperativeLaunch", 1))
+
+
+@functools.cache
+def get_kernel(device_id: int) -> tuple[Any, int, int]:
+    """(kernel, blocks per SM, SMs): the compiled cooperative kernel for ``device_id``, and
+    how many of its blocks stay resident per SM (occupancy API); memoised per device."""
+    cp = _cp()
+    with cp.cuda.Device(device_id):
+        mod = cp.RawModule(code=_SOURCE.read_text(), options=("-std=c++17",),
+                           enable_cooperative_groups=True)
+        kern = mod.get_function("bfs_fused")
+        sms = int(cp.cuda.runtime.getDeviceProperties(device_id)["multiProcessorCount"])
+        try:
+            per_sm = int(cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
+                kern.kernel.ptr, _BLOCK, 0))
+        except AttributeError:  # older CuPy: from the register count (64K registers per SM)
+            per_sm = max(1, min(2048 // _BLOCK, 65536 // max(1, kern.num_regs * _BLOCK)))
+        return kern, max(1, per_sm), sms
+
+
+def _default_blocks_per_sm(n: int, nnz: int, fit: int) -> int:
+    """Blocks per SM for a graph: a grid sync costs less with fewer blocks, and graphs of
+    low average degree (road networks, meshes, grids) have many small levels where the sync
+    dominates, while dense power-law graphs have few levels with huge frontiers that want
+    every warp. Measured on an H100 (docs/gpu_bfs_notes.md): 1 block/SM is 10-20 % faster
+    than 4 on road networks and grids, 4 is 2x faster than 1 on kron:22."""
+    avg = nnz / max(n, 1)
+    return 1 if avg < 8 else 2 if avg < 16 else fit
+
+
+def _positive(x: Any) -> bool:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return False
+    return math.isfinite(v) and v > 0
+
+
+def applies(A: Any, *, parents: bool = False, direction: str = "auto",  # noqa: N803
+            alpha: Any = 8.0, beta1: Any = 8.0, beta2: Any = 512.0) -> bool:
+    """Whether :func:`fused_bfs` can run this BFS: a square gblas Matrix on a CUDA device
+    with at most 2³¹ - 2 vertices, a device of compute capability >= 7.0 with cooperative
+    launch, a known direction and positive finite thresholds."""
+    from ...core.matrix import Matrix  # noqa: PLC0415
+
+    if not isinstance(A, Matrix) or not A.device.startswith("cuda"):
+        return False
+    if A.nrows != A.ncols or not 0 < A.nrows <= _MAX_N or direction not in _MODES:
+        return False
+    if not all(_positive(x) for x in (alpha, beta1, beta2)):
+        return False
+    try:
+        return _device_ok(_device_id(A.device))
+    except Exception:  # noqa: BLE001 - no usable CUDA runtime: not for us
+        return False
+
+
+def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
+              alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
+              blocks_per_sm: int | None = None) -> tuple[Any, Any, dict[str, Any]]:
+    """BFS from ``source`` over the CUDA matrix ``A`` in one cooperative kernel.
+
+    Returns ``(levels, parents, info)``: ``levels`` an INT64 Vector on A's device with an
+    entry for every reached vertex, ``parents`` the INT64 parent Vector (the source is its
+    own parent) or None, and ``info`` with ``levels`` (number of levels), ``reached``,
+    ``directions`` (one per step, as ``bfs(stats=...)`` reports), ``frontier`` (the
+    frontier size after each step), ``step_us`` (device time of each of the first 4096
+    steps, grid sync included), ``kernel_us`` (device time of the start, of those steps
+    and of the output pass: the whole kernel when it took at most 4096 steps),
+    ``grid``/``block`` (launch shape) and ``kernel``.
+    ``direction``: ``"auto"`` (LAGraph's rule with ``alpha``, ``beta1``, ``beta2``),
+    ``"push"`` or ``"pull"``. Pull reads the CSR of Aᵀ (A's cached transpose).
+    ``blocks_per_sm`` (a tuning knob) caps the blocks launched per SM; by default
+    :func:`_default_blocks_per_sm` picks it from the average degree.
+    """
+    from ...core.matrix import Matrix  # noqa: PLC0415
+    from ...core.vector import Vector  # noqa: PLC0415
+
+    if not isinstance(A, Matrix):
+        raise InvalidObject(f"expected a gblas.Matrix adjacency matrix, got {type(A).__name__}")
+    if direction not in _MODES:
+        raise InvalidValue(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
+    if not all(_positive(x) for x in (alpha, beta1, beta2)):
+        raise InvalidValue(f"alpha, beta1 and beta2 must be positive finite numbers, got "
+                           f"{alpha!r}, {beta1!r}, {beta2!r}")
+    if not applies(A, parents=parents, direction=direction, alpha=alpha, beta1=beta1,
+                   beta2=beta2):
+        raise NotImplementedForFormat(
+            f"the fused BFS kernel needs a square matrix on a CUDA device (compute capability "
+            f">= 7.0, cooperative launch) with 1 to {_MAX_N} vertices; got {A.shape} on "
+            f"{A.device}; use gblas.algorithms.bfs, which falls back to the level loop")
+    try:
+        src = int(source)
+    except (TypeError, ValueError):
+        raise InvalidValue(f"source must be a vertex id, got {source!r}") from None
+    n = A.nrows
+    if not 0 <= src < n:
+        raise IndexOutOfBound(f"source {src} is out of range for a graph of {n} vertices")
+    if blocks_per_sm is not None and (not isinstance(blocks_per_sm, int) or blocks_per_sm < 1):
+        raise InvalidValue(f"blocks_per_sm must be a positive int, got {blocks_per_sm!r}")
+
+    cp = _cp()
+    dev = _device_id(A.device)
+    csr: CSR = A._csr()
+    # pull reads in-edges: the cached CSR of Aᵀ (push-only never needs it)
+    csr_t: CSR = A._csr_T() if direction != "push" else csr
+    nnz = csr.nnz
+    cap = nnz // _CHUNK + nnz // _BIG + 2  # chunk entries of one level's hubs, at most
+    hcap = 1 if direction == "push" else csr_t.nnz // _HCHUNK + csr_t.nnz // _HEAVY + 2
+    nwords = (n + 31) // 32
+    with cp.cuda.Device(dev):
+        kern, per_sm, sms = get_kernel(dev)
+        per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, nnz, per_sm))
+        grid = per_sm * sms
+        w32 = cp.empty(4 * n, dtype=np.int32)  # lvl, par, queue 0, queue 1
+        own = cp.empty(2 * cap, dtype=np.int64)
+        heavy = cp.empty(hcap, dtype=np.int64)
+        vis = cp.empty(2 * nwords, dtype=np.uint32)
+        ctr = cp.zeros(20, dtype=np.uint64)
+        meta = cp.empty(8 + _TLOG + n, dtype=np.uint32)
+        out_levels = cp.empty(n, dtype=np.int64)
+        out_bits = cp.empty(n, dtype=np.bool_)
+        out_parents = cp.empty(n if parents else 1, dtype=np.int64)
+        kern((grid,), (_BLOCK,), (
+            csr.indptr, csr.indices, csr_t.indptr, csr_t.indices,
+            np.int64(n), np.int64(nnz), np.int64(src), np.int32(_MODES[direction]),
+            np.int32(bool(parents)), np.int32(csr_t is csr),
+            np.float64(alpha), np.float64(beta1), np.float64(beta2),
+            w32[:n], w32[n:2 * n], w32[2 * n:3 * n], w32[3 * n:], own[:cap], own[cap:],
+            vis[:nwords], vis[nwords:], heavy, ctr, out_levels, out_bits, out_parents, meta))
+        at = 8 + _TLOG  # the per-step words
+        head = meta[:at + min(n, _LOG_HEAD)].get()  # the one host sync
+        nlev, reached, steps = int(head[0]), int(head[1]), int(head[2])
+        log = head[at:at + steps]
+        if steps > log.shape[0]:
+            log = np.concatenate([log, meta[at + log.shape[0]:at + steps].get()])
+    directions = ["push" if w & 1 else "pull" for w in log.tolist()]
+    levels = Vector._from_data(
+        VecData.bitmap(n, INT64, out_bits, out_levels, reached).normalized(), A.device)
+    pi = None
+    if parents:
+        pi = Vector._from_data(
+            VecData.bitmap(n, INT64, out_bits.copy(), out_parents, reached).normalized(),
+            A.device)
+    step_ns = head[8:8 + min(steps, _TLOG)].astype(np.int64)
+    info = {"levels": nlev, "reached": reached, "directions": directions,
+            "frontier": (log >> 1).astype(np.int64).tolist(),
+            "step_us": (step_ns / 1e3).tolist(),
+            "kernel_us": float(int(head[3]) + int(head[4]) + int(step_ns.sum())) / 1e3,
+            "grid": grid, "block": _BLOCK, "kernel": KERNEL_NAME}
+    return levels, pi, info
+
+
+__all__ = ["KERNEL_NAME", "applies", "fused_bfs", "get_kernel"]

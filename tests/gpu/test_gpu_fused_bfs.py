@@ -1,0 +1,251 @@
+"""The fused cooperative BFS kernel (gblas/formats/csr/bfs_fused.py) against the CPU BFS:
+identical levels, parents (smallest-index parent one level up) and sequence of directions,
+on generated, real-like, directed and degenerate graphs; plus the GPU graph generators of
+benchmarks/bfs_gpu.py against gblas.generators."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import gblas as gb
+from gblas import Matrix, generators
+from gblas.algorithms import bfs, validate_bfs
+from gblas.exceptions import IndexOutOfBound, InvalidValue
+
+pytestmark = pytest.mark.gpu
+GPU = "cuda:0"
+FUSED = "cuda_csr_bfs_fused"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _star_chain(n_leaves: int, chain: int) -> Matrix:
+    """Vertex 0 joined to n_leaves leaves (a hub split into several chunks), one leaf
+    continuing as a chain, and a second hub of medium degree at the chain's end."""
+    r = [0] * n_leaves
+    c = list(range(1, n_leaves + 1))
+    last = n_leaves
+    for i in range(chain):
+        r.append(last)
+        c.append(n_leaves + 1 + i)
+        last = n_leaves + 1 + i
+    base = n_leaves + chain + 1
+    for i in range(100):  # a warp-tier vertex (32 <= degree < 256)
+        r.append(last)
+        c.append(base + i)
+    n = base + 100
+    rr, cc = np.array(r + c), np.array(c + r)
+    return Matrix.from_coo(rr, cc, True, nrows=n, ncols=n)
+
+
+def _directed(n: int, density: float, seed: int) -> Matrix:
+    S = sp.random(n, n, density=density, random_state=seed, format="coo")  # noqa: N806
+    keep = S.row != S.col
+    return Matrix.from_coo(S.row[keep], S.col[keep], True, nrows=n, ncols=n,
+                           dup_op=gb.binary.first)
+
+
+def _heavy_in(n: int, seed: int) -> Matrix:
+    """Directed: a sparse random graph plus 2500 in-edges into vertex 7 (a pull row split
+    into chunks that the whole grid shares)."""
+    rng = np.random.default_rng(seed)
+    r = rng.integers(0, n, 3 * n)
+    c = rng.integers(0, n, 3 * n)
+    src = rng.choice(np.arange(8, n), 2500, replace=False)
+    r, c = np.concatenate([r, src]), np.concatenate([c, np.full(2500, 7)])
+    keep = r != c
+    return Matrix.from_coo(r[keep], c[keep], True, nrows=n, ncols=n, dup_op=gb.binary.first)
+
+
+GRAPHS = {
+    "kron12": lambda: generators.kronecker(12, seed=3),
+    "urand11": lambda: generators.urand(11, seed=2),
+    "grid40x70": lambda: generators.grid2d(40, 70),
+    "road3000": lambda: generators.road_like(3000, seed=1),
+    "directed800": lambda: _directed(800, 0.004, 5),
+    "directed_dense300": lambda: _directed(300, 0.05, 9),
+    "hub": lambda: _star_chain(1500, 40),
+    "heavy_in": lambda: _heavy_in(6000, 3),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(GRAPHS))
+def graph(request: pytest.FixtureRequest) -> tuple[str, Matrix, Matrix]:
+    A = GRAPHS[request.param]()  # noqa: N806
+    return request.param, A, A.to(GPU)
+
+
+def _coo(v: Any) -> tuple[np.ndarray, np.ndarray]:
+    return v.to_coo()
+
+
+def _same(cpu: Any, gpu: Any, what: str) -> None:
+    assert gpu.device == GPU
+    assert gpu.dtype == gb.INT64
+    (ic, vc), (ig, vg) = _coo(cpu), _coo(gpu)
+    np.testing.assert_array_equal(ic, ig, err_msg=f"{what}: vertices differ")
+    np.testing.assert_array_equal(vc, vg, err_msg=f"{what}: values differ")
+
+
+def _sources(A: Matrix, k: int, seed: int) -> list[int]:
+    deg = np.diff(A.to_csr()[0])
+    rng = np.random.default_rng(seed)
+    pick = rng.choice(A.nrows, size=min(k, A.nrows), replace=False).tolist()
+    return sorted(set(pick + [int(np.argmax(deg))]))  # and the largest hub
+
+
+@pytest.mark.parametrize("direction", ["auto", "push", "pull"])
+@pytest.mark.parametrize("parents", [False, True])
+def test_fused_same_as_cpu(graph: tuple[str, Matrix, Matrix], direction: str,
+                           parents: bool) -> None:
+    name, A, Ag = graph  # noqa: N806
+    for src in _sources(A, 4, 11):
+        st_c: dict = {}
+        st_g: dict = {}
+        cpu = bfs(A, src, parents=parents, direction=direction, stats=st_c)
+        gpu = bfs(Ag, src, parents=parents, direction=direction, stats=st_g)
+        what = f"{name} source {src} {direction}"
+        if parents:
+            _same(cpu[0], gpu[0], what + " levels")
+            _same(cpu[1], gpu[1], what + " parents")
+            assert validate_bfs(A, src, gpu[0].to("cpu"), gpu[1].to("cpu"))
+        else:
+            _same(cpu, gpu, what + " levels")
+        assert st_g["kernels"] == [FUSED]
+        assert st_g["levels"] == st_c["levels"], what
+        assert st_g["reached"] == st_c["reached"], what
+        assert st_g["directions"] == st_c["directions"], what
+
+
+@pytest.mark.parametrize("thresholds", [(1.0, 2.0, 4.0), (64.0, 1.5, 2.0), (0.5, 100.0, 1e4)])
+def test_fused_switch_rule_thresholds(thresholds: tuple[float, float, float]) -> None:
+    """Other alpha / beta1 / beta2: the same directions as the CPU rule, step by step."""
+    alpha, beta1, beta2 = thresholds
+    for A in (generators.kronecker(11, seed=4), generators.road_like(2000, seed=3)):  # noqa: N806
+        Ag = A.to(GPU)  # noqa: N806
+        for src in _sources(A, 3, 2):
+            st_c: dict = {}
+            st_g: dict = {}
+            lc, pc = bfs(A, src, parents=True, alpha=alpha, beta1=beta1, beta2=beta2,
+                         stats=st_c)
+            lg, pg = bfs(Ag, src, parents=True, alpha=alpha, beta1=beta1, beta2=beta2,
+                         stats=st_g)
+            _same(lc, lg, "levels")
+            _same(pc, pg, "parents")
+            assert st_g["directions"] == st_c["directions"]
+            assert st_g["kernels"] == [FUSED]
+
+
+@pytest.mark.parametrize("blocks_per_sm", [1, 2])
+def test_fused_small_grids(blocks_per_sm: int) -> None:
+    """Fewer resident blocks: every loop is grid-stride, so the results do not change."""
+    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+    for A in (generators.kronecker(12, seed=5), _heavy_in(6000, 4)):  # noqa: N806
+        Ag = A.to(GPU)  # noqa: N806
+        for src in _sources(A, 3, 8):
+            for direction in ("auto", "pull"):
+                lc, pc = bfs(A, src, parents=True, direction=direction)
+                lg, pg, info = fused_bfs(Ag, src, parents=True, direction=direction,
+                                         blocks_per_sm=blocks_per_sm)
+                _same(lc, lg, "levels")
+                _same(pc, pg, "parents")
+                assert info["grid"] % blocks_per_sm == 0
+
+
+def test_fused_edge_cases() -> None:
+    # a single vertex, no edges
+    one = Matrix(bool, 1, 1, device=GPU)
+    st: dict = {}
+    lv, pi = bfs(one, 0, parents=True, stats=st)
+    assert _coo(lv)[0].tolist() == [0] and _coo(pi)[1].tolist() == [0]
+    assert st["levels"] == 1 and st["directions"] == [] and st["kernels"] == [FUSED]
+    # an isolated source, and a disconnected graph
+    A = Matrix.from_coo([1, 2, 3, 5], [2, 3, 1, 6], True, nrows=8, ncols=8)  # noqa: N806
+    A = A.ewise_add(A.T.new(), gb.binary.first).new()  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    for src in range(8):
+        for direction in ("auto", "push", "pull"):
+            st_c: dict = {}
+            st_g: dict = {}
+            lc, pc = bfs(A, src, parents=True, direction=direction, stats=st_c)
+            lg, pg = bfs(Ag, src, parents=True, direction=direction, stats=st_g)
+            _same(lc, lg, f"source {src}")
+            _same(pc, pg, f"source {src}")
+            assert st_g["directions"] == st_c["directions"]
+            assert st_g["levels"] == st_c["levels"]
+    # an edgeless graph of several vertices
+    E = Matrix(bool, 5, 5, device=GPU)  # noqa: N806
+    lv = bfs(E, 3)
+    assert _coo(lv)[0].tolist() == [3] and lv.nvals == 1
+
+
+def test_fused_storage_kinds() -> None:
+    """Full (every vertex reached), bitmap and sparse results are all valid Vectors."""
+    A = generators.grid2d(30, 30)  # noqa: N806
+    lv = bfs(A.to(GPU), 0)
+    assert lv.nvals == 900 and lv.format == "full"
+    parts = Matrix.from_coo([0, 1], [1, 2], True, nrows=1000, ncols=1000)
+    lv = bfs(parts.to(GPU), 0)
+    assert lv.nvals == 3 and lv.format == "sparse"
+    assert lv.apply(gb.binary.plus, right=1).new().to_coo()[1].tolist() == [1, 2, 3]
+
+
+def test_config_switch_selects_the_loop() -> None:
+    A = generators.kronecker(10, seed=1)  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    st: dict = {}
+    with gb.config.override(bfs_fused=False):
+        lv = bfs(Ag, 1, stats=st)
+    assert FUSED not in st["kernels"] and all(k.startswith("cuda_") for k in st["kernels"])
+    _same(bfs(A, 1), lv, "loop")
+    assert gb.config.get("bfs_fused") is True
+
+
+def test_fused_api_errors() -> None:
+    from gblas.formats.csr import bfs_fused  # noqa: PLC0415
+
+    A = generators.grid2d(4, 4)  # noqa: N806
+    assert not bfs_fused.applies(A)
+    assert bfs_fused.applies(A.to(GPU))
+    assert not bfs_fused.applies(A.to(GPU), alpha=0)
+    with pytest.raises(IndexOutOfBound):
+        bfs_fused.fused_bfs(A.to(GPU), 16)
+    with pytest.raises(InvalidValue):
+        bfs_fused.fused_bfs(A.to(GPU), 0, direction="sideways")
+    with pytest.raises(InvalidValue):
+        bfs_fused.fused_bfs(A.to(GPU), 0, beta2=-1.0)
+    lv, pi, info = bfs_fused.fused_bfs(A.to(GPU), 5, parents=True)
+    assert info["levels"] == 5 and info["reached"] == 16 and pi.nvals == 16
+    assert len(info["directions"]) == len(info["frontier"]) and info["frontier"][0] == 4
+
+
+# ---------------------------------------------------------------------------- generators
+def _bench_module() -> Any:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location("bfs_gpu", ROOT / "benchmarks" / "bfs_gpu.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _same_matrix(cpu: Matrix, gpu: Matrix) -> None:
+    assert gpu.device == GPU and gpu.shape == cpu.shape and gpu.is_iso
+    for a, b in zip(cpu.to_csr()[:2], gpu.to_csr()[:2], strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("scale,ef,seed", [(13, 17, 3), (10, 16, 0), (9, 5, 7), (0, 16, 1)])
+def test_gpu_generators_identical(scale: int, ef: int, seed: int) -> None:
+    """benchmarks/bfs_gpu.py replays gblas.generators' PCG64 stream on the device: the same
+    graphs (several chunks of 2**17 edges, a partial last chunk, odd scales)."""
+    mod = _bench_module()
+    _same_matrix(generators.kronecker(scale, ef, seed=seed), mod.gpu_kronecker(scale, ef, seed))
+    _same_matrix(generators.urand(scale, ef, seed), mod.gpu_urand(scale, ef, seed))
+    _same_matrix(generators.grid2d(37, 53), mod.gpu_grid2d(37, 53))
