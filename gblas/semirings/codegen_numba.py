@@ -229,6 +229,28 @@ def compile_udf(func: Callable[..., Any], nargs: int) -> tuple[Any, Any]:
     return nb, _checked_vectorized(vec, func, nargs)
 
 
+def _is_device_array(a: Any) -> bool:
+    return type(a).__module__.startswith("cupy")
+
+
+def on_host(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` (a CPU-compiled, NumPy-callable user-defined operator) made callable on CuPy
+    arrays by an explicit host round trip: a user's Python function has no CUDA form, so its
+    operands are copied to the host, evaluated there, and the result copied back."""
+    def call(*arrays: Any) -> Any:
+        dev = next((a for a in arrays if _is_device_array(a)), None)
+        if dev is None:
+            return fn(*arrays)
+        import cupy  # noqa: PLC0415 - only with device arrays
+
+        host = [a.get() if _is_device_array(a) else a for a in arrays]
+        with cupy.cuda.Device(dev.device.id):
+            return cupy.asarray(fn(*host))
+
+    call.__name__ = getattr(fn, "__name__", "udf")
+    return call
+
+
 def _checked_vectorized(vec: Any, func: Callable[..., Any], nargs: int) -> Callable[..., Any]:
     def call(*arrays: Any) -> Any:
         arrays = arrays[:nargs]
@@ -240,7 +262,7 @@ def _checked_vectorized(vec: Any, func: Callable[..., Any], nargs: int) -> Calla
             raise DomainMismatch(f"user-defined operator {func.__name__} failed: {e}") from e
 
     call.__name__ = getattr(func, "__name__", "udf")
-    return call
+    return on_host(call)
 
 
 def _result_dtype(func: Callable[..., Any], arrays: tuple[Any, ...]) -> np.dtype:
@@ -287,7 +309,7 @@ def vectorize_indexunary(func: Callable[..., Any]) -> Callable[..., Any]:
             return np.zeros(0, dtype=bool)
         return vec(values, rows, cols, thunk)
 
-    return call
+    return on_host(call)
 
 
 @numba.njit
