@@ -42,8 +42,9 @@ def fill_masked(bits: Any, vals: Any, mask: Any, value: Any) -> int:
     if xp is np:
         v = np.asarray(value, dtype=vals.dtype)[()]
         return int(_fill_masked_cpu(bits, vals, np.ascontiguousarray(mask, dtype=np.bool_), v))
-    xp.logical_or(bits, mask, out=bits)
-    xp.copyto(vals, xp.asarray(value, dtype=vals.dtype), where=mask)
+    from ..formats.elementwise_cuda import fill_masked_kernel  # noqa: PLC0415
+
+    fill_masked_kernel()(mask, vals.dtype.type(value), bits, vals)
     return int(bits.sum())
 
 

@@ -122,6 +122,12 @@ def _writeback_dense(C: VecData, T: VecData, mask: Mask | None, accum: BinaryOp 
         allowed = ~bits if mask.complement else bits
     if allowed is None or mask_applied and replace:
         rb, rv = zb, zv
+    elif xp is not np:  # one fused CUDA pass
+        from ..formats.elementwise_cuda import masked_merge_kernel  # noqa: PLC0415
+
+        zv = zv.astype(out.np_type, copy=False)
+        rb, rv = masked_merge_kernel()(allowed, zb, zv, cb, cv.astype(out.np_type, copy=False),
+                                       not replace)
     else:
         keep_c = cb & ~allowed if not replace else xp.zeros_like(cb)
         rb = xp.where(allowed, zb, keep_c)
