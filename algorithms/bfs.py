@@ -67,15 +67,18 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
     beta2 = config.get("bfs_beta2") if beta2 is None else beta2
     if direction not in ("auto", "push", "pull"):
         raise InvalidValue(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
-    if A.device != "cpu" and config.get("bfs_fused"):  # one cooperative CUDA kernel
-        from gblas.formats.csr import bfs_fused as fused  # noqa: PLC0415
+    method = config.get("bfs_gpu")  # "fused" / "levels": the whole search in gblas.cuda
+    if A.device != "cpu" and method != "ops":
+        from gblas import cuda  # noqa: PLC0415
 
-        kw = dict(parents=parents, direction=direction, alpha=alpha, beta1=beta1, beta2=beta2)
-        if fused.applies(A, **kw):
-            lv, pi, info = fused.fused_bfs(A, src, **kw)
+        kw = dict(parents=parents, direction=direction, alpha=alpha, beta1=beta1, beta2=beta2,
+                  method=method)
+        if cuda.bfs_applies(A, **kw):
+            lv, pi, info = cuda.bfs(A, src, **kw)
             if stats is not None:
                 stats.update(levels=info["levels"], directions=info["directions"],
-                             kernels=[fused.KERNEL_NAME], reached=info["reached"])
+                             kernels=[info["kernel"]], reached=info["reached"],
+                             host_syncs=info["host_syncs"])
             return (lv, pi) if parents else lv
     n = A.nrows
     dev = A.device

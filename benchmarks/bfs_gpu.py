@@ -1,4 +1,5 @@
-"""GPU BFS benchmark: the fused cooperative kernel, the level loop and a naive SpMV BFS.
+"""GPU BFS benchmark: the fused cooperative kernel, the level kernels, the level loop and a
+naive SpMV BFS.
 
     PYTHONPATH=. python3 benchmarks/bfs_gpu.py [--graphs kron:22,kron:24,urand:22,urand:24,
         grid:2048x2048,grid:4096x4096,real] [--sources 16] [--out DIR]
@@ -7,7 +8,11 @@ On the same graphs and the same sources, in one process, on one CUDA device, it 
 
 * ``fused``  gblas.algorithms.bfs with the default config: the whole search in one
              persistent cooperative kernel (gblas/formats/csr/bfs_fused.py),
-* ``loop``   the same call under ``config.override(bfs_fused=False)``: the push-pull level
+* ``levels`` the same call under ``config.override(bfs_gpu="levels")``: the same phases as
+             ordinary kernel launches, one level body replayed from a CUDA graph, the done
+             flag read once per 8 levels (gblas/formats/csr/bfs_levels.py); ``syncs`` is
+             its median number of host reads per search,
+* ``loop``   the same call under ``config.override(bfs_gpu="ops")``: the push-pull level
              loop of masked mxv operations, with host reads every level,
 * ``naive``  a plain cupyx.scipy.sparse BFS: the frontier as a float32 vector,
              y = Aᵀ·x with cuSPARSE, one fused update kernel (mask out visited, set levels,
@@ -18,14 +23,17 @@ per graph as a warm-up (compilation, transposes, degree vectors), then over the 
 back to back, each BFS timed with CUDA events; a time is the median over the sources. A
 method that has spent ``--budget`` seconds on a graph takes no further sources (at least 3
 are timed; the slow baselines on high-diameter graphs), and the table says how many were
-timed (fused/loop/naive). GTEPS = edges of the
+timed (fused/levels/loop/naive). GTEPS = edges of the
 reached component / time (undirected edges, i.e. stored entries / 2, for symmetric graphs;
 directed edges leaving the reached set otherwise), median over sources. µs/level = time /
 number of levels. ``floor`` is the bandwidth floor of the fused kernel's algorithm at
-3.35 TB/s (docs/gpu_bfs_notes.md, :func:`floor_bytes`). The levels of the loop and the naive
-BFS are compared with the fused kernel's for every source they ran (and the parents of fused
-vs loop for the first source). Per graph it also prints the fused kernel's own per-level
-device times (``profile``) and its time with 1, 2 and 4 blocks per SM (``sweep``).
+3.35 TB/s (docs/gpu_bfs_notes.md, :func:`floor_bytes`). ``lvk`` columns: the level kernels
+(``levels``), ``lvk syncs`` their host reads per search. The levels of the level kernels,
+the loop and the naive BFS are compared with the fused kernel's for every source they ran
+(and the parents of fused vs loop and vs levels for the first source). Per graph it also
+prints the fused kernel's own per-level device times (``profile``), the level kernels' call
+time, device span and host reads (``profile_levels``), and the fused kernel's time with 1, 2
+and 4 blocks per SM (``sweep``).
 
 Graphs: ``kron:S``, ``urand:S`` and ``grid:RxC`` are generated on the GPU here
 (:func:`gpu_kronecker`, :func:`gpu_urand`, :func:`gpu_grid2d`), bit-identical to
@@ -50,6 +58,7 @@ import numpy as np
 import gblas as gb
 from gblas.algorithms.bfs import bfs
 from gblas.core.matrix import Matrix
+from gblas.cuda import bfs as cuda_bfs
 from gblas.dtypes import BOOL
 from gblas.formats.csr.bfs_fused import fused_bfs
 from gblas.formats.csr.container import CSR
@@ -57,7 +66,8 @@ from gblas.generators import _CHUNK, _LOOP, _TWO32, _check_scale, _level_probs, 
 
 DEFAULT_GRAPHS = "kron:22,kron:24,urand:22,urand:24,grid:2048x2048,grid:4096x4096,real"
 HBM_BYTES_PER_S = 3.35e12  # H100 SXM HBM3 datasheet
-METHODS = ("fused", "loop", "naive")
+METHODS = ("fused", "levels", "loop", "naive")
+CONFIG = {"fused": "fused", "levels": "levels", "loop": "ops"}  # method -> config bfs_gpu
 
 _MASK64 = (1 << 64) - 1
 _MASK128 = (1 << 128) - 1
@@ -400,6 +410,30 @@ def sweep(A: Matrix, sources: list[int]) -> dict[str, float]:  # noqa: N803
     return out
 
 
+def profile_levels(A: Matrix, sources: list[int]) -> dict[str, Any]:  # noqa: N803
+    """The level kernels through gblas.cuda.bfs: call time against the device span, host
+    reads, level bodies enqueued, and the per-level device time of the first source (the
+    time between the ends of consecutive levels: launches and graph replay included)."""
+    calls, kernel, first = [], [], None
+    for s in sources:
+        ms, (_, _, info) = timed(lambda s=s: cuda_bfs(A, s, method="levels"))
+        calls.append(ms)
+        kernel.append(info["kernel_us"] / 1e3)
+        if first is None:
+            first = info
+    st = np.array(first["step_us"])
+    med = float(np.median(st)) if st.size else 0.0
+    print(f"  levels source {sources[0]}: call {calls[0]:.3f} ms, device span "
+          f"{kernel[0]:.3f} ms, steps {len(first['directions'])}, bodies {first['bodies']}, "
+          f"host reads {first['host_syncs']}, graph {first['graph']}; step µs median "
+          f"{med:.1f}", flush=True)
+    return {"call_ms": common.median(calls), "kernel_ms": common.median(kernel),
+            "first": {"source": sources[0], "step_us": first["step_us"][:400],
+                      "step_us_median": med, "host_syncs": first["host_syncs"],
+                      "bodies": first["bodies"], "graph": first["graph"],
+                      "grid": first["grid"]}}
+
+
 # ---------------------------------------------------------------------------- driver
 def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any]:
     cp = _cp()
@@ -426,7 +460,7 @@ def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any
         if method == "naive":
             ms, (lv, nlev) = timed(lambda: naive(s))
             return ms, lv, {"levels": nlev}
-        with gb.config.override(bfs_fused=method == "fused"):
+        with gb.config.override(bfs_gpu=CONFIG[method]):
             ms, out = timed(lambda: bfs(A, s, parents=parents, stats=st))
         return ms, out, st
 
@@ -438,7 +472,7 @@ def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any
     rows: dict[str, list[dict[str, Any]]] = {m: [] for m in (*METHODS, "fused+par")}
     ref: dict[int, Any] = {}
     mismatches, checked = 0, {m: 0 for m in METHODS}
-    for method in ("fused", "naive", "loop"):
+    for method in ("fused", "levels", "naive", "loop"):
         spent = 0.0
         for s in sources:
             if spent > budget_s and len(rows[method]) >= 3:
@@ -451,7 +485,8 @@ def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any
             edges = float(deg[reached].sum()) / (2.0 if sym else 1.0)
             rows[method].append({"source": s, "ms": ms, "levels": int(st["levels"]),
                                  "edges": edges, "gteps": edges / (ms * 1e6),
-                                 "directions": st.get("directions")})
+                                 "directions": st.get("directions"),
+                                 "host_syncs": st.get("host_syncs")})
             if method == "fused":
                 ref[s] = lv.astype(np.int32)
             else:
@@ -462,12 +497,13 @@ def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any
     for s in sources:
         ms, (_, pip), st = run("fused", s, parents=True)
         rows["fused+par"].append({"source": s, "ms": ms, "levels": int(st["levels"])})
-        if s == sources[0]:  # parents: fused against the level loop
-            with gb.config.override(bfs_fused=False):
-                _, pil = bfs(A, s, parents=True)
-            if not (dense_levels(pip, n) == dense_levels(pil, n)).all():
-                mismatches += 1
-                print(f"  MISMATCH fused vs loop parents, source {s}", flush=True)
+        if s == sources[0]:  # parents: fused against the level loop and the level kernels
+            for other in ("loop", "levels"):
+                with gb.config.override(bfs_gpu=CONFIG[other]):
+                    _, pil = bfs(A, s, parents=True)
+                if not (dense_levels(pip, n) == dense_levels(pil, n)).all():
+                    mismatches += 1
+                    print(f"  MISMATCH fused vs {other} parents, source {s}", flush=True)
     floors = [floor_bytes(ref[r["source"]].get().astype(np.int64), deg_host, r["directions"])
               for r in rows["fused"]]
     ref.clear()
@@ -482,12 +518,16 @@ def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any
                        "gteps": common.median(r["gteps"] for r in rs) if "gteps" in rs[0]
                        else None,
                        "us_per_level": common.median(1e3 * r["ms"] / max(r["levels"], 1)
-                                                     for r in rs)}
+                                                     for r in rs),
+                       "host_syncs": common.median(r["host_syncs"] for r in rs)
+                       if rs[0].get("host_syncs") is not None else None}
     fb = common.median(floors)
     out["floor"] = {"bytes": fb, "ms": 1e3 * fb / HBM_BYTES_PER_S}
     out["profile"] = profile(A, sources)
+    out["profile_levels"] = profile_levels(A, sources)
     out["sweep"] = sweep(A, sources)
-    print(f"  fused {out['fused']['ms']:.3f} ms, loop {out['loop']['ms']:.3f} ms, naive "
+    print(f"  fused {out['fused']['ms']:.3f} ms, levels {out['levels']['ms']:.3f} ms "
+          f"({out['levels']['host_syncs']} syncs), loop {out['loop']['ms']:.3f} ms, naive "
           f"{out['naive']['ms']:.3f} ms, levels {out['fused']['levels']}, floor "
           f"{out['floor']['ms']:.3f} ms, mismatches {mismatches}", flush=True)
     return out
@@ -495,19 +535,22 @@ def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any
 
 def table(results: list[dict[str, Any]]) -> str:
     headers = ["graph", "n", "edges", "levels", "fused ms", "fused GTEPS", "fused µs/lvl",
-               "loop ms", "loop GTEPS", "loop µs/lvl", "naive ms", "naive GTEPS",
-               "naive µs/lvl", "loop/fused", "floor ms", "fused+par ms", "src", "ok"]
+               "lvk ms", "lvk µs/lvl", "lvk syncs", "lvk/fused", "loop ms", "loop GTEPS",
+               "loop µs/lvl", "naive ms", "naive GTEPS", "naive µs/lvl", "loop/fused",
+               "floor ms", "fused+par ms", "src", "ok"]
     rows = []
     for r in results:
         edges = r["nnz"] / 2 if r["symmetric"] else r["nnz"]
         rows.append([r["graph"], r["n"], int(edges), r["fused"]["levels"],
                      r["fused"]["ms"], r["fused"]["gteps"], r["fused"]["us_per_level"],
-                     r["loop"]["ms"], r["loop"]["gteps"], r["loop"]["us_per_level"],
+                     r["levels"]["ms"], r["levels"]["us_per_level"], r["levels"]["host_syncs"],
+                     r["levels"]["ms"] / r["fused"]["ms"], r["loop"]["ms"], r["loop"]["gteps"],
+                     r["loop"]["us_per_level"],
                      r["naive"]["ms"], r["naive"]["gteps"], r["naive"]["us_per_level"],
                      r["loop"]["ms"] / r["fused"]["ms"], r["floor"]["ms"],
                      r["fused+par"]["ms"],
-                     f"{r['fused']['sources_timed']}/{r['loop']['sources_timed']}/"
-                     f"{r['naive']['sources_timed']}",
+                     f"{r['fused']['sources_timed']}/{r['levels']['sources_timed']}/"
+                     f"{r['loop']['sources_timed']}/{r['naive']['sources_timed']}",
                      "yes" if r["mismatches"] == 0 else "NO"])
     return common.markdown_table(headers, rows)
 

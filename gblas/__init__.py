@@ -10,7 +10,7 @@ import sys as _sys
 from pathlib import Path as _Path
 
 from . import _config as config
-from . import dtypes, exceptions, generators, io
+from . import cuda, dtypes, exceptions, generators, io
 from ._device import cuda_available
 from .core import Descriptor, Expression, Mask, Matrix, Scalar, TransposedMatrix, Vector
 from .dtypes import (
@@ -68,7 +68,7 @@ _map_source_tree_algorithms()
 __version__ = "0.1.0"
 
 __all__ = [
-    "config", "dtypes", "exceptions", "generators", "io", "cuda_available", "Descriptor",
+    "config", "cuda", "dtypes", "exceptions", "generators", "io", "cuda_available", "Descriptor",
     "Expression", "Mask",
     "Matrix", "Scalar", "TransposedMatrix", "Vector", "BOOL", "FP32", "FP64", "INT8",
     "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64", "last_plan",

@@ -20,14 +20,20 @@ _DEFAULTS: dict[str, Any] = {
     "bfs_alpha": 8.0,
     "bfs_beta1": 8.0,
     "bfs_beta2": 512.0,
-    # gblas.algorithms.bfs on a CUDA matrix runs the whole search in one persistent
-    # cooperative kernel (gblas/formats/csr/bfs_fused.py); False: the level loop
-    "bfs_fused": True,
+    # gblas.algorithms.bfs on a CUDA matrix: "fused" runs the whole search in one persistent
+    # cooperative kernel, "levels" as level kernels replayed from a CUDA graph (both through
+    # gblas.cuda.bfs), "ops" the level loop of GraphBLAS operations
+    "bfs_gpu": "fused",
     # default device for objects created without one: "cpu", "cuda", "cuda:N" or "auto"
     "default_device": "cpu",
 }
 
 _config: dict[str, Any] = dict(_DEFAULTS)
+
+# keys whose values are checked at set() time: the allowed values
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "bfs_gpu": ("fused", "levels", "ops"),
+}
 
 
 def get(key: str) -> Any:
@@ -41,9 +47,15 @@ def get(key: str) -> Any:
 
 
 def set(**kwargs: Any) -> None:  # noqa: A001 - mirrors python-graphblas' config API
-    """Set configuration keys, e.g. ``gblas.config.set(push_to_pull=0.1)``."""
-    for key in kwargs:
+    """Set configuration keys, e.g. ``gblas.config.set(push_to_pull=0.1)``. Nothing is set
+    when a key is unknown or a value is not one of a key's choices."""
+    for key, value in kwargs.items():
         get(key)
+        choices = _CHOICES.get(key)
+        if choices is not None and not any(
+                type(value) is type(c) and value == c for c in choices):
+            raise InvalidValue(f"config key {key!r} must be one of "
+                               f"{', '.join(map(repr, choices))}, got {value!r}")
     _config.update(kwargs)
 
 

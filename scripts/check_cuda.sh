@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Compile every gblas/**/*.cu for sm_90 as a syntax/resource check (no GPU needed):
 # each file is prefixed with the generated semiring functors and followed by the
-# template instantiations its format's cuda.py lists in CHECK_INSTANCES. Fails on a
-# compile error or on any ptxas "spill stores"/"spill loads" > 0.
+# template instantiations its format's cuda.py lists in CHECK_INSTANCES; headers (*.cuh)
+# are compiled through the .cu files that include them (the file's folder is on the include
+# path). Fails on a compile error or on any ptxas "spill stores"/"spill loads" > 0.
 # Usage: scripts/check_cuda.sh   (NVCC=/path/to/nvcc, ARCH=sm_90 to override)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +40,7 @@ Path(out).write_text("\n".join(lines) + "\n")
 print(f"check_cuda: {src}: {len(inst)} instantiations")
 PYEOF
   log="$tmp/log.txt"
-  if ! "$NVCC" -std=c++17 -arch="$ARCH" -Xptxas -v -c "$tu" -o /dev/null >"$log" 2>&1; then
+  if ! "$NVCC" -std=c++17 -arch="$ARCH" -I "$(dirname "$f")" -Xptxas -v -c "$tu" -o /dev/null >"$log" 2>&1; then
     cat "$log"
     echo "check_cuda: FAILED to compile $f"
     status=1

@@ -1,5 +1,6 @@
 """gblas.algorithms.bfs on GPU objects gives the same levels and parents as on the CPU, through
-the fused cooperative kernel (the default) and through the level loop (bfs_fused=False)."""
+each path of the config key ``bfs_gpu``: the fused cooperative kernel (the default), the
+level kernels replayed from a CUDA graph, and the level loop of GraphBLAS operations."""
 
 from __future__ import annotations
 
@@ -26,16 +27,19 @@ def _coo(v):  # noqa: ANN001, ANN202
     return idx, vals
 
 
-@pytest.mark.parametrize("fused", [True, False], ids=["fused", "loop"])
+KERNELS = {"fused": ["cuda_csr_bfs_fused"], "levels": ["cuda_csr_bfs_levels"]}
+
+
+@pytest.mark.parametrize("method", ["fused", "levels", "ops"])
 @pytest.mark.parametrize("direction", ["auto", "push", "pull"])
 @pytest.mark.parametrize("parents", [False, True])
-def test_bfs_same_as_cpu(graph, direction: str, parents: bool, fused: bool) -> None:  # noqa: ANN001
+def test_bfs_same_as_cpu(graph, direction: str, parents: bool, method: str) -> None:  # noqa: ANN001
     Ag = graph.to(GPU)
     rng = np.random.default_rng(7)
     for src in rng.choice(graph.nrows, 3, replace=False).tolist():
         cpu = run_bfs(graph, src, parents=parents, direction=direction)
         stats: dict = {}
-        with gb.config.override(bfs_fused=fused):
+        with gb.config.override(bfs_gpu=method):
             gpu = run_bfs(Ag, src, parents=parents, direction=direction, stats=stats)
         if parents:
             (lc, pc), (lg, pg) = cpu, gpu
@@ -48,4 +52,7 @@ def test_bfs_same_as_cpu(graph, direction: str, parents: bool, fused: bool) -> N
             for a, b in zip(_coo(pc), _coo(pg), strict=True):
                 np.testing.assert_array_equal(a, b)
         assert all(k.startswith("cuda_") for k in stats["kernels"]), stats["kernels"]
-        assert (stats["kernels"] == ["cuda_csr_bfs_fused"]) == fused, stats["kernels"]
+        if method in KERNELS:
+            assert stats["kernels"] == KERNELS[method], stats["kernels"]
+        else:
+            assert not {"cuda_csr_bfs_fused", "cuda_csr_bfs_levels"} & set(stats["kernels"])

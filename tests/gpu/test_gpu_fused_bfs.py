@@ -201,11 +201,11 @@ def test_config_switch_selects_the_loop() -> None:
     A = generators.kronecker(10, seed=1)  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
     st: dict = {}
-    with gb.config.override(bfs_fused=False):
+    with gb.config.override(bfs_gpu="ops"):
         lv = bfs(Ag, 1, stats=st)
     assert FUSED not in st["kernels"] and all(k.startswith("cuda_") for k in st["kernels"])
     _same(bfs(A, 1), lv, "loop")
-    assert gb.config.get("bfs_fused") is True
+    assert gb.config.get("bfs_gpu") == "fused"
 
 
 def test_fused_api_errors() -> None:
@@ -223,6 +223,7 @@ def test_fused_api_errors() -> None:
         bfs_fused.fused_bfs(A.to(GPU), 0, beta2=-1.0)
     lv, pi, info = bfs_fused.fused_bfs(A.to(GPU), 5, parents=True)
     assert info["levels"] == 5 and info["reached"] == 16 and pi.nvals == 16
+    assert info["host_syncs"] == 1 and info["levels_per_sync"] == 5
     assert len(info["directions"]) == len(info["frontier"]) and info["frontier"][0] == 4
 
 

@@ -9,11 +9,13 @@ vertices reached, and one word per level: frontier size and direction) is read b
 end (a search that reaches under ``bitmap_density`` of the vertices costs one more sync: the
 sparse Vector's index compaction).
 
-``gblas.algorithms.bfs`` calls it for matrices on a CUDA device when the config key
-``bfs_fused`` is True (the default) and :func:`applies` says yes; the levels and parents
-are the same as the CPU's (parent = smallest-index vertex one level up), and so is the
-sequence of directions. Kernel design and the bytes it moves: ``bfs_fused.cu`` and
-``docs/gpu_bfs_notes.md``.
+``gblas.cuda.bfs(..., method="fused")`` runs it (and ``gblas.algorithms.bfs`` on a CUDA
+matrix when the config key ``bfs_gpu`` is ``"fused"``, the default, and :func:`applies`
+says yes); the levels and parents are the same as the CPU's (parent = smallest-index
+vertex one level up), and so is the sequence of directions. Kernel design and the bytes it
+moves: ``bfs_common.cuh`` (the device code shared with the level kernels of
+``bfs_levels.py``), ``bfs_fused.cu`` and ``docs/gpu_bfs_notes.md``. The helpers below
+(validation, work buffers, results) serve both paths.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from ..vector import VecData
 from .container import CSR
 
 KERNEL_NAME = "cuda_csr_bfs_fused"
-_SOURCE = Path(__file__).with_name("bfs_fused.cu")
+_HERE = Path(__file__).parent
+_COMMON = "bfs_common.cuh"
 _BLOCK = 256  # FB_BLOCK in the .cu
 _BIG, _CHUNK = 256, 256  # FB_BIG, FB_CHUNK: hubs are split into chunks of _CHUNK edges
 _HEAVY, _HCHUNK = 1024, 512  # FB_HEAVY, FB_HCHUNK: the same for the pull's in-rows
@@ -60,22 +63,40 @@ def _device_ok(device_id: int) -> bool:
     return int(props.get("major", 0)) >= 7 and bool(props.get("cooperativeLaunch", 1))
 
 
+def module_source(name: str) -> str:
+    """The text of the .cu file ``name`` beside this module with ``#include "bfs_common.cuh"``
+    replaced by the header's text: CuPy keys its compile cache by the source it is given, so
+    an edit of the header must change that source."""
+    text = (_HERE / name).read_text()
+    include = f'#include "{_COMMON}"'
+    if include not in text:
+        raise InvalidValue(f"{name} does not include {_COMMON}")
+    return text.replace(include, f'#line 1 "{_COMMON}"\n' + (_HERE / _COMMON).read_text()
+                        + f'\n#line {text[:text.index(include)].count(chr(10)) + 2} "{name}"')
+
+
+def occupancy(kern: Any, device_id: int) -> tuple[int, int]:
+    """(resident blocks of ``kern`` per SM at FB_BLOCK threads, SMs of the device)."""
+    cp = _cp()
+    sms = int(cp.cuda.runtime.getDeviceProperties(device_id)["multiProcessorCount"])
+    try:
+        per_sm = int(cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
+            kern.kernel.ptr, _BLOCK, 0))
+    except AttributeError:  # older CuPy: from the register count (64K registers per SM)
+        per_sm = max(1, min(2048 // _BLOCK, 65536 // max(1, kern.num_regs * _BLOCK)))
+    return max(1, per_sm), sms
+
+
 @functools.cache
 def get_kernel(device_id: int) -> tuple[Any, int, int]:
     """(kernel, blocks per SM, SMs): the compiled cooperative kernel for ``device_id``, and
     how many of its blocks stay resident per SM (occupancy API); memoised per device."""
     cp = _cp()
     with cp.cuda.Device(device_id):
-        mod = cp.RawModule(code=_SOURCE.read_text(), options=("-std=c++17",),
+        mod = cp.RawModule(code=module_source("bfs_fused.cu"), options=("-std=c++17",),
                            enable_cooperative_groups=True)
         kern = mod.get_function("bfs_fused")
-        sms = int(cp.cuda.runtime.getDeviceProperties(device_id)["multiProcessorCount"])
-        try:
-            per_sm = int(cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
-                kern.kernel.ptr, _BLOCK, 0))
-        except AttributeError:  # older CuPy: from the register count (64K registers per SM)
-            per_sm = max(1, min(2048 // _BLOCK, 65536 // max(1, kern.num_regs * _BLOCK)))
-        return kern, max(1, per_sm), sms
+        return (kern, *occupancy(kern, device_id))
 
 
 def _default_blocks_per_sm(n: int, nnz: int, fit: int) -> int:
@@ -115,6 +136,101 @@ def applies(A: Any, *, parents: bool = False, direction: str = "auto",  # noqa: 
         return False
 
 
+def check_args(A: Any, source: Any, *, parents: bool, direction: str, alpha: Any,  # noqa: N803
+               beta1: Any, beta2: Any, blocks_per_sm: Any, what: str) -> int:
+    """Validate a device BFS call (``what`` names the kernel in messages); the source id."""
+    from ...core.matrix import Matrix  # noqa: PLC0415
+
+    if not isinstance(A, Matrix):
+        raise InvalidObject(f"expected a gblas.Matrix adjacency matrix, got {type(A).__name__}")
+    if direction not in _MODES:
+        raise InvalidValue(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
+    if not all(_positive(x) for x in (alpha, beta1, beta2)):
+        raise InvalidValue(f"alpha, beta1 and beta2 must be positive finite numbers, got "
+                           f"{alpha!r}, {beta1!r}, {beta2!r}")
+    if not applies(A, parents=parents, direction=direction, alpha=alpha, beta1=beta1,
+                   beta2=beta2):
+        raise NotImplementedForFormat(
+            f"the {what} needs a square matrix on a CUDA device (compute capability >= 7.0, "
+            f"cooperative launch) with 1 to {_MAX_N} vertices; got {A.shape} on {A.device}; "
+            f"use gblas.algorithms.bfs, which falls back to the level loop")
+    try:
+        src = int(source)
+    except (TypeError, ValueError):
+        raise InvalidValue(f"source must be a vertex id, got {source!r}") from None
+    if not 0 <= src < A.nrows:
+        raise IndexOutOfBound(f"source {src} is out of range for a graph of {A.nrows} vertices")
+    if blocks_per_sm is not None and (isinstance(blocks_per_sm, bool)
+                                      or not isinstance(blocks_per_sm, int) or blocks_per_sm < 1):
+        raise InvalidValue(f"blocks_per_sm must be a positive int, got {blocks_per_sm!r}")
+    return src
+
+
+class Work:
+    """The device buffers of one search (both paths): int32 lvl / par / two queues, the hubs'
+    chunk lists, the heavy in-rows' chunk list, two visited bitmaps, the counters (zero),
+    the step log and the outputs. The pull's Aᵀ is A's cached transpose (push-only: A)."""
+
+    def __init__(self, A: Any, parents: bool, direction: str) -> None:  # noqa: N803
+        cp = _cp()
+        n = A.nrows
+        self.n = n
+        self.csr: CSR = A._csr()
+        self.csr_t: CSR = A._csr_T() if direction != "push" else self.csr
+        nnz = self.csr.nnz
+        cap = nnz // _CHUNK + nnz // _BIG + 2  # chunk entries of one level's hubs, at most
+        hcap = 1 if direction == "push" else (self.csr_t.nnz // _HCHUNK
+                                              + self.csr_t.nnz // _HEAVY + 2)
+        nwords = (n + 31) // 32
+        w32 = cp.empty(4 * n, dtype=np.int32)
+        own = cp.empty(2 * cap, dtype=np.int64)
+        vis = cp.empty(2 * nwords, dtype=np.uint32)
+        self.lvl, self.par, self.q0, self.q1 = w32[:n], w32[n:2 * n], w32[2 * n:3 * n], w32[3 * n:]
+        self.own0, self.own1 = own[:cap], own[cap:]
+        self.vis0, self.vis1 = vis[:nwords], vis[nwords:]
+        self.heavy = cp.empty(hcap, dtype=np.int64)
+        self.ctr = cp.zeros(20, dtype=np.uint64)
+        self.meta = cp.empty(8 + _TLOG + n, dtype=np.uint32)
+        self.out_levels = cp.empty(n, dtype=np.int64)
+        self.out_bits = cp.empty(n, dtype=np.bool_)
+        self.out_parents = cp.empty(n if parents else 1, dtype=np.int64)
+
+    def graph_args(self) -> tuple[Any, ...]:
+        return (self.csr.indptr, self.csr.indices, self.csr_t.indptr, self.csr_t.indices)
+
+    def results(self, A: Any, parents: bool, stream: Any = None  # noqa: N803
+                ) -> tuple[Any, Any, dict[str, Any], int]:
+        """(levels, parents, info, host reads): the Vectors built on the device from the
+        outputs, and what the step log says; one host read of the log's head (two when the
+        search took more than _LOG_HEAD steps)."""
+        from ...core.vector import Vector  # noqa: PLC0415
+
+        n, meta = self.n, self.meta
+        at = 8 + _TLOG  # the per-step words
+        head = meta[:at + min(n, _LOG_HEAD)].get(stream=stream)
+        reads = 1
+        nlev, reached, steps = int(head[0]), int(head[1]), int(head[2])
+        log = head[at:at + steps]
+        if steps > log.shape[0]:
+            log = np.concatenate([log, meta[at + log.shape[0]:at + steps].get(stream=stream)])
+            reads += 1
+        levels = Vector._from_data(
+            VecData.bitmap(n, INT64, self.out_bits, self.out_levels, reached).normalized(),
+            A.device)
+        pi = None
+        if parents:
+            pi = Vector._from_data(VecData.bitmap(n, INT64, self.out_bits.copy(),
+                                                  self.out_parents, reached).normalized(),
+                                   A.device)
+        step_ns = head[8:8 + min(steps, _TLOG)].astype(np.int64)
+        info = {"levels": nlev, "reached": reached,
+                "directions": ["push" if w & 1 else "pull" for w in log.tolist()],
+                "frontier": (log >> 1).astype(np.int64).tolist(),
+                "step_us": (step_ns / 1e3).tolist(),
+                "kernel_us": float(int(head[3]) + int(head[4]) + int(step_ns.sum())) / 1e3}
+        return levels, pi, info, reads
+
+
 def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
               alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
               blocks_per_sm: int | None = None) -> tuple[Any, Any, dict[str, Any]]:
@@ -127,88 +243,35 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     frontier size after each step), ``step_us`` (device time of each of the first 4096
     steps, grid sync included), ``kernel_us`` (device time of the start, of those steps
     and of the output pass: the whole kernel when it took at most 4096 steps),
-    ``grid``/``block`` (launch shape) and ``kernel``.
+    ``grid``/``block`` (launch shape), ``host_syncs`` (host reads: 1, 2 past 4096 steps),
+    ``levels_per_sync`` (the levels, all in one launch) and ``kernel``.
     ``direction``: ``"auto"`` (LAGraph's rule with ``alpha``, ``beta1``, ``beta2``),
     ``"push"`` or ``"pull"``. Pull reads the CSR of Aᵀ (A's cached transpose).
     ``blocks_per_sm`` (a tuning knob) caps the blocks launched per SM; by default
     :func:`_default_blocks_per_sm` picks it from the average degree.
     """
-    from ...core.matrix import Matrix  # noqa: PLC0415
-    from ...core.vector import Vector  # noqa: PLC0415
-
-    if not isinstance(A, Matrix):
-        raise InvalidObject(f"expected a gblas.Matrix adjacency matrix, got {type(A).__name__}")
-    if direction not in _MODES:
-        raise InvalidValue(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
-    if not all(_positive(x) for x in (alpha, beta1, beta2)):
-        raise InvalidValue(f"alpha, beta1 and beta2 must be positive finite numbers, got "
-                           f"{alpha!r}, {beta1!r}, {beta2!r}")
-    if not applies(A, parents=parents, direction=direction, alpha=alpha, beta1=beta1,
-                   beta2=beta2):
-        raise NotImplementedForFormat(
-            f"the fused BFS kernel needs a square matrix on a CUDA device (compute capability "
-            f">= 7.0, cooperative launch) with 1 to {_MAX_N} vertices; got {A.shape} on "
-            f"{A.device}; use gblas.algorithms.bfs, which falls back to the level loop")
-    try:
-        src = int(source)
-    except (TypeError, ValueError):
-        raise InvalidValue(f"source must be a vertex id, got {source!r}") from None
-    n = A.nrows
-    if not 0 <= src < n:
-        raise IndexOutOfBound(f"source {src} is out of range for a graph of {n} vertices")
-    if blocks_per_sm is not None and (not isinstance(blocks_per_sm, int) or blocks_per_sm < 1):
-        raise InvalidValue(f"blocks_per_sm must be a positive int, got {blocks_per_sm!r}")
-
+    src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
+                     beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
+                     what="fused BFS kernel")
     cp = _cp()
     dev = _device_id(A.device)
-    csr: CSR = A._csr()
-    # pull reads in-edges: the cached CSR of Aᵀ (push-only never needs it)
-    csr_t: CSR = A._csr_T() if direction != "push" else csr
-    nnz = csr.nnz
-    cap = nnz // _CHUNK + nnz // _BIG + 2  # chunk entries of one level's hubs, at most
-    hcap = 1 if direction == "push" else csr_t.nnz // _HCHUNK + csr_t.nnz // _HEAVY + 2
-    nwords = (n + 31) // 32
+    n = A.nrows
     with cp.cuda.Device(dev):
         kern, per_sm, sms = get_kernel(dev)
-        per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, nnz, per_sm))
+        w = Work(A, parents, direction)
+        per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, w.csr.nnz, per_sm))
         grid = per_sm * sms
-        w32 = cp.empty(4 * n, dtype=np.int32)  # lvl, par, queue 0, queue 1
-        own = cp.empty(2 * cap, dtype=np.int64)
-        heavy = cp.empty(hcap, dtype=np.int64)
-        vis = cp.empty(2 * nwords, dtype=np.uint32)
-        ctr = cp.zeros(20, dtype=np.uint64)
-        meta = cp.empty(8 + _TLOG + n, dtype=np.uint32)
-        out_levels = cp.empty(n, dtype=np.int64)
-        out_bits = cp.empty(n, dtype=np.bool_)
-        out_parents = cp.empty(n if parents else 1, dtype=np.int64)
         kern((grid,), (_BLOCK,), (
-            csr.indptr, csr.indices, csr_t.indptr, csr_t.indices,
-            np.int64(n), np.int64(nnz), np.int64(src), np.int32(_MODES[direction]),
-            np.int32(bool(parents)), np.int32(csr_t is csr),
+            *w.graph_args(), np.int64(n), np.int64(w.csr.nnz), np.int64(src),
+            np.int32(_MODES[direction]), np.int32(bool(parents)), np.int32(w.csr_t is w.csr),
             np.float64(alpha), np.float64(beta1), np.float64(beta2),
-            w32[:n], w32[n:2 * n], w32[2 * n:3 * n], w32[3 * n:], own[:cap], own[cap:],
-            vis[:nwords], vis[nwords:], heavy, ctr, out_levels, out_bits, out_parents, meta))
-        at = 8 + _TLOG  # the per-step words
-        head = meta[:at + min(n, _LOG_HEAD)].get()  # the one host sync
-        nlev, reached, steps = int(head[0]), int(head[1]), int(head[2])
-        log = head[at:at + steps]
-        if steps > log.shape[0]:
-            log = np.concatenate([log, meta[at + log.shape[0]:at + steps].get()])
-    directions = ["push" if w & 1 else "pull" for w in log.tolist()]
-    levels = Vector._from_data(
-        VecData.bitmap(n, INT64, out_bits, out_levels, reached).normalized(), A.device)
-    pi = None
-    if parents:
-        pi = Vector._from_data(
-            VecData.bitmap(n, INT64, out_bits.copy(), out_parents, reached).normalized(),
-            A.device)
-    step_ns = head[8:8 + min(steps, _TLOG)].astype(np.int64)
-    info = {"levels": nlev, "reached": reached, "directions": directions,
-            "frontier": (log >> 1).astype(np.int64).tolist(),
-            "step_us": (step_ns / 1e3).tolist(),
-            "kernel_us": float(int(head[3]) + int(head[4]) + int(step_ns.sum())) / 1e3,
-            "grid": grid, "block": _BLOCK, "kernel": KERNEL_NAME}
+            w.lvl, w.par, w.q0, w.q1, w.own0, w.own1, w.vis0, w.vis1, w.heavy, w.ctr,
+            w.out_levels, w.out_bits, w.out_parents, w.meta))
+        levels, pi, info, reads = w.results(A, parents)
+    info.update(grid=grid, block=_BLOCK, host_syncs=reads, levels_per_sync=info["levels"],
+                kernel=KERNEL_NAME)
     return levels, pi, info
 
 
-__all__ = ["KERNEL_NAME", "applies", "fused_bfs", "get_kernel"]
+__all__ = ["KERNEL_NAME", "Work", "applies", "check_args", "fused_bfs", "get_kernel",
+           "module_source", "occupancy"]

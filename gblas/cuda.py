@@ -1,0 +1,101 @@
+"""CUDA-only extensions (``gblas.cuda``), in the spirit of python-graphblas' ``graphblas.ss``:
+whole algorithms that run as dedicated kernels on a CUDA matrix, outside the GraphBLAS
+operations.
+
+- :func:`bfs` — the whole direction-optimising BFS on the device, by one of two methods:
+  ``"fused"``: one persistent cooperative kernel (one grid barrier per level, one host read
+  per search); ``"levels"``: ordinary kernel launches per phase, one level body replayed
+  from a CUDA graph, the done flag read once per ``levels_per_sync`` levels.
+- :func:`bfs_applies` — whether :func:`bfs` can run a given call.
+
+Both give the levels, parents (smallest-index vertex one level up) and per-level directions
+of ``gblas.algorithms.bfs`` on the CPU. CuPy is imported only when a kernel runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core.descriptor import Descriptor
+from .exceptions import InvalidObject, InvalidValue, NotImplementedForFormat
+
+METHODS = ("fused", "levels")
+_KERNELS = {"fused": "cuda_csr_bfs_fused", "levels": "cuda_csr_bfs_levels"}
+
+
+def _check_method(method: Any) -> str:
+    if method not in METHODS:
+        raise InvalidValue(f"method must be 'fused' or 'levels', got {method!r}")
+    return method
+
+
+def bfs_applies(A: Any, *, parents: bool = False, direction: str = "auto",  # noqa: N803
+                alpha: Any = 8.0, beta1: Any = 8.0, beta2: Any = 512.0,
+                method: str = "fused") -> bool:
+    """Whether :func:`bfs` can run this search: a square gblas Matrix on a CUDA device with
+    1 to 2³¹ - 2 vertices, a device of compute capability >= 7.0 (with cooperative launch),
+    a known direction and method, and positive finite thresholds. False, never an error."""
+    from .core.matrix import Matrix  # noqa: PLC0415
+
+    if method not in METHODS or not isinstance(A, Matrix) or A.device == "cpu":
+        return False
+    from .formats.csr import bfs_fused  # noqa: PLC0415
+
+    return bfs_fused.applies(A, parents=parents, direction=direction, alpha=alpha,
+                             beta1=beta1, beta2=beta2)
+
+
+def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
+        alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
+        method: str = "fused", levels_per_sync: int = 8,
+        desc: Descriptor | None = None) -> tuple[Any, Any, dict[str, Any]]:
+    """BFS from ``source`` over the CUDA matrix ``A``, the whole search on the device.
+
+    Returns ``(levels, parents, info)``: ``levels`` an INT64 Vector on A's device (an entry
+    per reached vertex), ``parents`` the INT64 parent Vector (the source its own parent) or
+    None, and ``info``: ``levels`` (number of levels), ``reached``, ``directions`` and
+    ``frontier`` (per step), ``step_us``, ``kernel_us``, ``grid``/``block``, ``host_syncs``
+    (host reads), ``levels_per_sync`` and ``kernel``.
+
+    ``direction``: ``"auto"`` (LAGraph's rule with ``alpha``, ``beta1``, ``beta2``),
+    ``"push"`` or ``"pull"``. ``method``: ``"fused"`` (one cooperative kernel) or
+    ``"levels"`` (level kernels from a CUDA graph; ``levels_per_sync`` levels between host
+    reads). The kernel that ran is recorded: ``gb.last_plan()`` and ``desc.last_kernel``
+    say ``cuda_csr_bfs_fused`` or ``cuda_csr_bfs_levels`` (direction: the forced one, or
+    None for ``"auto"``).
+
+    Raises ``InvalidValue`` (method, direction, thresholds, ``levels_per_sync``, source),
+    ``InvalidObject`` (not a Matrix), ``NotImplementedForFormat`` (not a square matrix on a
+    CUDA device the kernels support) and ``IndexOutOfBound`` (source).
+    """
+    from .core.matrix import Matrix  # noqa: PLC0415
+
+    _check_method(method)
+    if not isinstance(A, Matrix):
+        raise InvalidObject(f"expected a gblas.Matrix adjacency matrix, got {type(A).__name__}")
+    if A.device == "cpu":
+        raise NotImplementedForFormat(
+            f"gblas.cuda.bfs needs a matrix on a CUDA device, got one on {A.device!r}; "
+            f"move it with A.to('cuda') or use gblas.algorithms.bfs")
+    if (isinstance(levels_per_sync, bool) or not isinstance(levels_per_sync, int)
+            or levels_per_sync < 1):
+        raise InvalidValue(f"levels_per_sync must be a positive int, got {levels_per_sync!r}")
+    if desc is not None and not isinstance(desc, Descriptor):
+        raise InvalidObject(f"desc must be a gblas.Descriptor or None, got {type(desc).__name__}")
+    kw: dict[str, Any] = dict(parents=parents, direction=direction, alpha=alpha, beta1=beta1,
+                              beta2=beta2)
+    if method == "fused":
+        from .formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+        out = fused_bfs(A, source, **kw)
+    else:
+        from .formats.csr.bfs_levels import levels_bfs  # noqa: PLC0415
+
+        out = levels_bfs(A, source, levels_per_sync=levels_per_sync, **kw)
+    from .ops.plan import record  # noqa: PLC0415
+
+    record(desc, "bfs", _KERNELS[method], None if direction == "auto" else direction, "csr")
+    return out
+
+
+__all__ = ["METHODS", "bfs", "bfs_applies"]

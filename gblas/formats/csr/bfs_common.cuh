@@ -1,0 +1,577 @@
+// Shared device code of the two GPU BFS paths on CSR (CuPy RawModule, -std=c++17):
+//   bfs_fused.cu   the whole search in one persistent cooperative kernel: every level is one
+//                  phase (push or pull), separated from the next by cg::this_grid().sync();
+//                  the host is involved only before the launch and once after it;
+//   bfs_levels.cu  the same phases as ordinary launches (prep, phase, a 1-block step kernel
+//                  that takes the per-level decision), one level body captured in a CUDA
+//                  graph that the host replays K times between reads of the done flag.
+// Both include this file; the Python side inlines it before compiling (so CuPy's compile
+// cache keys the whole text), scripts/check_cuda.sh compiles it through the includes.
+// Grids are sized by the host from the occupancy API times the SM count, and every loop is
+// a grid-stride loop over its work (warp-strided where a warp cooperates), so the code is
+// correct for any grid size.
+//
+// State (int32 vertex ids and levels, n < 2^31 - 1):
+//   lvl[v]    level of v, -1 = not reached. Push claims a vertex with atomicCAS(-1 -> k).
+//   par[v]    parent of v (INT_MAX until set). Push: atomicMin over every frontier vertex u
+//             with an edge u -> v whose CAS failed or succeeded at this level (lvl[v] == k),
+//             so the result is the smallest such u. Pull: the first in-neighbour of v in row
+//             order that was visited before this level; rows are sorted, so that is also the
+//             smallest. Both equal the CPU's parents.
+//   q[2]      frontier queues (vertices of out-degree < FB_BIG), ping-pong by level parity.
+//             Push appends through a per-warp staging buffer in shared memory: one global
+//             atomicAdd on the queue tail per ~100 new vertices, not one per claim (a single
+//             tail counter hit by every warp serialises in L2: that cost ~100 µs a level).
+//   own[2]    chunk list of the frontier's big vertices (out-degree >= FB_BIG): one entry
+//             (v << 32 | j) per FB_CHUNK edges, so any warp of the grid can take chunk j of
+//             a hub: a hub never serialises one warp or one block.
+//   vis[2]    visited bitmaps (1 bit per vertex) read by the pull step: vis[k & 1] holds
+//             exactly the vertices with level <= k - 1 while level k runs (operand reuse:
+//             "visited before this level"); the pull of level k writes vis[(k + 1) & 1] word
+//             by word (each warp owns the 32 vertices of its word), so consecutive pull levels
+//             need no extra pass. After a push level the bitmap is rebuilt from lvl (one pass
+//             and one extra grid sync, only at a push -> pull switch).
+//   heavy     chunk list of the rows of Aᵀ with in-degree >= FB_HEAVY (built at the start).
+//   ctr       per-level counters {queue size, big vertices, chunks, frontier edges} in three
+//             slots (slot k % 3 collects level k; slot (k + 1) % 3 is cleared during level k,
+//             it was last read before the previous grid sync, so one sync per level
+//             suffices); ctr[12] = heavy chunks; ctr[16..19] the slot of a rebuilt queue.
+//
+// Push (level k, frontier = queue of level k - 1), edge u -> v: if lvl[v] == -1, CAS it to k;
+// the winner stages v for the next queue. Every visit is warp-synchronous (all 32 lanes,
+// some idle), which the staging needs, and a lane handles FB_PB edges at once (their loads
+// and atomics overlap). Load balance, two tiers:
+//   - big vertices (out-degree >= FB_BIG): chunks of FB_CHUNK edges, warp-strided over the
+//     grid;
+//   - the others (the queue): a warp takes 32 of them, concatenates their rows (warp prefix
+//     sum of the degrees, at most 32 * (FB_BIG - 1) edges) and the lanes take consecutive
+//     edges of that list, each finding its row by a 5-step binary search over the prefix
+//     sums held in the lanes (shuffles): edge-balanced within the warp.
+// Pull (level k): for every vertex v whose bit in vis[k & 1] is clear, scan its in-neighbours
+// (row v of CSR(Aᵀ)) in row order and stop at the first one whose bit is set (early exit).
+// A lane checks the first FB_SERIAL entries alone (FB_BATCH loads in flight); longer rows
+// then get the whole warp (32 entries a step, ballot picks the first hit in row order); rows
+// of FB_HEAVY entries or more are split into chunks that any warp of the grid takes (so an
+// unvisited vertex of huge in-degree, scanned to its end while none of its in-neighbours is
+// visited, does not hold one warp for the whole level). A pull level only counts what it
+// finds: its frontier is read back by a push level only after a switch back to push, and
+// then the queue is rebuilt from the two bitmaps (new = vis[k & 1] & ~vis[(k - 1) & 1]).
+//
+// Direction: LAGraph's rule exactly as in algorithms/bfs.py (alpha, beta1, beta2; growing,
+// edges_unexplored, any_pull, switch back when shrinking below n / beta2), fb_decide below;
+// the end-of-level bookkeeping is fb_finish. The counters are accumulated with atomics
+// during a level. Fused: thread 0 of every block reads them after the grid sync and runs
+// the same arithmetic (double, as Python's int/float comparisons) on its shared-memory copy
+// of the loop state, so all blocks take the same decision. Levels: one thread of the step
+// kernel runs it on the one copy in device memory. mode: 0 auto, 1 push only, 2 pull only.
+//
+// Output (after the last level): out_levels[v] (int64), out_bits[v] (reached), and
+// out_parents[v] (int64) when asked; meta[0] = levels, meta[1] = reached, meta[2] = steps,
+// meta[3] = ns of the start (initialisation, one grid sync), meta[4] = ns of the output
+// pass, meta[8 + i] = ns of step i (i < FB_TLOG; %globaltimer, thread 0),
+// meta[8 + FB_TLOG + i] = (frontier size after step i) << 1 | (step i was push).
+//
+// Bytes per level: docs/gpu_bfs_notes.md.
+
+// (included once by each .cu; no include guard needed)
+
+#define FB_FULL 0xffffffffu
+#define FB_BLOCK 256
+#define FB_MIN_BLOCKS 4  // 64 registers, no spills (ptxas -v): 1024 threads per SM
+#define FB_BIG 256
+#define FB_CHUNK 256
+#define FB_STAGE 128   // push: per-warp staging buffer (ints, shared memory)
+#define FB_PB 2        // push: edges a lane has in flight at once (4 spills at 64 registers)
+#define FB_SERIAL 8    // pull: in-neighbours a lane checks alone before its warp helps
+#define FB_BATCH 4     // pull: in-neighbours a lane loads at once
+#define FB_HEAVY 1024  // pull: in-degree from which a row is split into chunks (phase A)
+#define FB_HCHUNK 512  // entries per chunk of a heavy row
+#define FB_TLOG 4096   // steps whose duration is logged (meta[8 + i], ns)
+#define FB_INT_MAX 0x7fffffff
+
+struct FbGraph {
+  const long long* __restrict__ a_ptr;  // CSR of A (push: out-edges)
+  const long long* __restrict__ a_idx;
+  const long long* __restrict__ t_ptr;  // CSR of Aᵀ (pull: in-edges); may alias A
+  const long long* __restrict__ t_idx;
+  int* lvl;
+  int* par;
+  long long* heavy;  // chunk list of the heavy rows of Aᵀ (built once, at the start)
+  int parents;
+  int sym;  // t_* are A's own arrays: a pulled row's length is the out-degree
+};
+
+// Loop state of the level loop: fused, one copy per block in shared memory; levels, one copy
+// in device memory written by the step kernel and read by the phase kernels. Every field is
+// an 8-byte word so the host can read it as int64[FB_LOOP_WORDS] (word 0: done).
+struct FbLoop {
+  long long done, k, steps, push_pull, do_push, any_pull, vis_valid, queue_valid;
+  long long edges_unexplored, nq, last_nq, nvisited;
+  unsigned long long frontier_edges, t_start, t_last, spare;
+};
+#define FB_LOOP_WORDS 16
+
+// Per-level context: which buffers are read and written.
+struct FbLevel {
+  int k;  // the level being computed
+  int* q_in;
+  int* q_out;
+  long long* own_in;
+  long long* own_out;
+  unsigned long long* c_in;   // counters of level k - 1 (the frontier)
+  unsigned long long* c_out;  // counters of level k
+};
+
+__device__ __forceinline__ unsigned long long fb_clock() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ bool fb_seen(const unsigned int* vis, int u) {
+  return (__ldcg(&vis[u >> 5]) >> (u & 31)) & 1u;
+}
+
+__device__ __forceinline__ long long fb_out_degree(const FbGraph& g, int v) {
+  return g.a_ptr[v + 1] - g.a_ptr[v];
+}
+
+// A new big vertex: its chunks go to the next level's chunk list (rare: direct atomics).
+__device__ __forceinline__ void fb_enqueue_big(const FbLevel& L, int v, long long deg) {
+  atomicAdd(L.c_out + 1, 1ULL);
+  const long long nch = (deg + FB_CHUNK - 1) / FB_CHUNK;
+  const unsigned long long base = atomicAdd(L.c_out + 2, (unsigned long long)nch);
+  for (long long j = 0; j < nch; ++j) L.own_out[base + j] = ((long long)v << 32) | j;
+}
+
+// Warp-synchronous: copy the warp's staged vertices to the queue (one atomicAdd).
+__device__ __forceinline__ void fb_flush(const FbLevel& L, int* sbuf, int& fill, int lane) {
+  __syncwarp();
+  unsigned long long base = 0;
+  if (lane == 0) base = atomicAdd(L.c_out, (unsigned long long)fill);
+  base = __shfl_sync(FB_FULL, base, 0);
+  for (int i = lane; i < fill; i += 32) L.q_out[base + i] = sbuf[i];
+  __syncwarp();
+  fill = 0;
+}
+
+// Warp-synchronous: stage the lanes' claimed vertices (fill is warp-uniform).
+__device__ __forceinline__ void fb_stage(const FbLevel& L, bool claim, int v, int* sbuf,
+                                         int& fill, int lane) {
+  const unsigned m = __ballot_sync(FB_FULL, claim);
+  if (m == 0) return;
+  if (claim) sbuf[fill + __popc(m & ((1u << lane) - 1u))] = v;
+  fill += __popc(m);
+  if (fill > FB_STAGE - 32) fb_flush(L, sbuf, fill, lane);
+}
+
+// Warp-synchronous push of FB_PB edges per lane at once (u[b] -> v[b] where ok[b]): the
+// lvl probes, the CASes and the degree loads of the FB_PB edges are issued together, so a
+// lane has several memory accesses in flight instead of one dependent chain per edge.
+// Claimed vertices of out-degree < FB_BIG are staged for the queue, bigger ones go to the
+// chunk list; fe accumulates the out-degrees of the new vertices.
+__device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& L,
+                                               const bool (&ok)[FB_PB], const int (&u)[FB_PB],
+                                               const int (&v)[FB_PB], unsigned long long& fe,
+                                               int* sbuf, int& fill, int lane) {
+  int old[FB_PB];
+#pragma unroll
+  for (int b = 0; b < FB_PB; ++b) old[b] = ok[b] ? __ldcg(&g.lvl[v[b]]) : 0;
+#pragma unroll
+  for (int b = 0; b < FB_PB; ++b) {
+    if (ok[b] && old[b] == -1) old[b] = atomicCAS(&g.lvl[v[b]], -1, L.k);
+  }
+  long long deg[FB_PB];
+#pragma unroll
+  for (int b = 0; b < FB_PB; ++b) deg[b] = ok[b] && old[b] == -1 ? fb_out_degree(g, v[b]) : 0;
+#pragma unroll
+  for (int b = 0; b < FB_PB; ++b) {
+    bool claim = ok[b] && old[b] == -1;
+    if (claim) {
+      fe += (unsigned long long)deg[b];
+      if (deg[b] >= FB_BIG) {
+        fb_enqueue_big(L, v[b], deg[b]);
+        claim = false;
+      }
+    }
+    // claimed at this level (by us or by another frontier vertex): keep the smallest parent
+    if (g.parents && ok[b] && (old[b] == -1 || old[b] == L.k)) atomicMin(&g.par[v[b]], u[b]);
+    fb_stage(L, claim, v[b], sbuf, fill, lane);
+  }
+}
+
+__device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
+                                        unsigned long long& fe, int* sbuf, long long gwarp,
+                                        long long nwarps, int lane) {
+  const long long nreg = (long long)__ldcg(L.c_in);
+  const long long nch = (long long)__ldcg(L.c_in + 2);
+  int fill = 0;
+  bool ok[FB_PB];
+  int uu[FB_PB], vv[FB_PB];
+  // tier 1: chunks of big vertices, spread over every warp of the grid
+  for (long long c = gwarp; c < nch; c += nwarps) {
+    const long long o = __ldcg(&L.own_in[c]);
+    const int u = (int)(o >> 32);
+    const long long s = g.a_ptr[u] + (o & 0xffffffffLL) * FB_CHUNK;
+    const long long e = min(s + (long long)FB_CHUNK, g.a_ptr[u + 1]);
+    for (long long p0 = s; p0 < e; p0 += 32 * FB_PB) {
+#pragma unroll
+      for (int b = 0; b < FB_PB; ++b) {
+        const long long p = p0 + 32 * b + lane;
+        ok[b] = p < e;
+        uu[b] = u;
+        vv[b] = ok[b] ? (int)g.a_idx[p] : 0;
+      }
+      fb_visit_batch(g, L, ok, uu, vv, fe, sbuf, fill, lane);
+    }
+  }
+  // tier 2: the regular queue, 32 vertices per warp round; their rows (out-degree < FB_BIG)
+  // are concatenated (warp prefix sum of the degrees) and the lanes take consecutive edges
+  // of that list, each finding its row by a 5-step binary search over the prefix sums held
+  // in the lanes (shuffles): a warp's edges are spread evenly over its lanes.
+  for (long long base = gwarp * 32; base < nreg; base += nwarps * 32) {
+    const long long i = base + lane;
+    int u = 0;
+    long long s = 0;
+    int d = 0;
+    if (i < nreg) {
+      u = __ldcg(&L.q_in[i]);
+      s = g.a_ptr[u];
+      d = (int)(g.a_ptr[u + 1] - s);
+    }
+    int incl = d;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const int t = __shfl_up_sync(FB_FULL, incl, off);
+      if (lane >= off) incl += t;
+    }
+    const int excl = incl - d;
+    const int total = __shfl_sync(FB_FULL, incl, 31);
+    for (int t0 = 0; t0 < total; t0 += 32 * FB_PB) {
+#pragma unroll
+      for (int b = 0; b < FB_PB; ++b) {
+        const int ei = t0 + 32 * b + lane;
+        int owner = 0;  // number of lanes whose inclusive sum is <= ei
+#pragma unroll
+        for (int step = 16; step >= 1; step >>= 1) {
+          const int val = __shfl_sync(FB_FULL, incl, owner + step - 1);
+          if (val <= ei) owner += step;
+        }
+        owner = min(owner, 31);
+        uu[b] = __shfl_sync(FB_FULL, u, owner);
+        const long long so = __shfl_sync(FB_FULL, s, owner);
+        const int eo = __shfl_sync(FB_FULL, excl, owner);
+        ok[b] = ei < total;
+        vv[b] = ok[b] ? (int)g.a_idx[so + (ei - eo)] : 0;
+      }
+      fb_visit_batch(g, L, ok, uu, vv, fe, sbuf, fill, lane);
+    }
+  }
+  if (fill) fb_flush(L, sbuf, fill, lane);
+}
+
+// Pull, phase A: the heavy rows' chunks; any warp takes any chunk of an unvisited heavy
+// vertex. Each chunk reports its first hit (rows are sorted: its smallest visited
+// in-neighbour); lvl is claimed by atomicCAS (the winner counts the vertex), the parent is
+// the atomicMin over the chunks' hits, and the bit is set in vis_out with atomicOr. A chunk
+// is skipped when its vertex was visited before this level, or already found at this level
+// (levels only) or found through a smaller in-neighbour than the chunk's first (parents).
+__device__ __forceinline__ void fb_pull_heavy(const FbGraph& g, const FbLevel& L,
+                                              long long nheavy, const unsigned int* vis_in,
+                                              unsigned int* vis_out, unsigned long long& nfound,
+                                              long long gwarp, long long nwarps, int lane) {
+  for (long long c = gwarp; c < nheavy; c += nwarps) {
+    const long long o = __ldcg(&g.heavy[c]);
+    const int v = (int)(o >> 32);
+    const long long cs = g.t_ptr[v] + (o & 0xffffffffLL) * FB_HCHUNK;
+    const long long ce = min(cs + (long long)FB_HCHUNK, g.t_ptr[v + 1]);
+    int skip = 0;
+    if (lane == 0) {
+      skip = fb_seen(vis_in, v) ||
+             (g.parents ? __ldcg(&g.par[v]) < (int)g.t_idx[cs] : __ldcg(&g.lvl[v]) == L.k);
+    }
+    if (__shfl_sync(FB_FULL, skip, 0)) continue;
+    for (long long p0 = cs; p0 < ce; p0 += 32) {
+      const long long p = p0 + lane;
+      int u = 0;
+      bool h = false;
+      if (p < ce) {
+        u = (int)g.t_idx[p];
+        h = fb_seen(vis_in, u);
+      }
+      const unsigned hb = __ballot_sync(FB_FULL, h);
+      if (hb) {
+        const int hit = __shfl_sync(FB_FULL, u, __ffs(hb) - 1);
+        if (lane == 0) {
+          atomicOr(&vis_out[v >> 5], 1u << (v & 31));
+          if (g.parents) atomicMin(&g.par[v], hit);
+          if (atomicCAS(&g.lvl[v], -1, L.k) == -1) ++nfound;
+        }
+        break;
+      }
+    }
+  }
+}
+
+// Pull, phase B (concurrent with A): every other unvisited vertex, one lane per vertex for
+// the first FB_SERIAL in-neighbours (loaded FB_BATCH at a time, so the loads overlap),
+// then the whole warp for the rest of a longer row. Each warp writes the vis_out word of
+// its 32 vertices: a plain store, or atomicOr where phase A may set a bit of the word too
+// (vis_out then holds an older, smaller visited set, so OR-ing is exact).
+__device__ __forceinline__ void fb_pull(const FbGraph& g, const FbLevel& L, long long n,
+                                        const unsigned int* vis_in, unsigned int* vis_out,
+                                        unsigned long long& nfound, long long gwarp,
+                                        long long nwarps, int lane) {
+  for (long long base = gwarp * 32; base < n; base += nwarps * 32) {
+    const long long v = base + lane;
+    const unsigned word = __ldcg(&vis_in[base >> 5]);
+    bool todo = v < n && !((word >> lane) & 1u);
+    long long s = 0, e = 0;
+    if (todo) {
+      s = g.t_ptr[v];
+      e = g.t_ptr[v + 1];
+    }
+    const bool heavy = todo && e - s >= FB_HEAVY;  // phase A's
+    if (heavy) todo = false;
+    int found = -1;
+    const long long head = todo ? min(e, s + (long long)FB_SERIAL) : s;
+    for (long long p0 = s; p0 < head; p0 += FB_BATCH) {
+      int uu[FB_BATCH];
+#pragma unroll
+      for (int t = 0; t < FB_BATCH; ++t) uu[t] = p0 + t < head ? (int)g.t_idx[p0 + t] : -1;
+      bool hh[FB_BATCH];
+#pragma unroll
+      for (int t = 0; t < FB_BATCH; ++t) hh[t] = uu[t] >= 0 && fb_seen(vis_in, uu[t]);
+#pragma unroll
+      for (int t = FB_BATCH - 1; t >= 0; --t) {
+        if (hh[t]) found = uu[t];  // the first hit in row order wins
+      }
+      if (found >= 0) break;
+    }
+    bool coop = todo && found < 0 && head < e;
+    unsigned b;
+    while ((b = __ballot_sync(FB_FULL, coop)) != 0) {  // the rest of a long row: whole warp
+      const int ld = __ffs(b) - 1;
+      const long long ss = __shfl_sync(FB_FULL, head, ld);
+      const long long ee = __shfl_sync(FB_FULL, e, ld);
+      int hit = -1;
+      for (long long p0 = ss; p0 < ee; p0 += 32) {
+        const long long p = p0 + lane;
+        int u = 0;
+        bool h = false;
+        if (p < ee) {
+          u = (int)g.t_idx[p];
+          h = fb_seen(vis_in, u);
+        }
+        const unsigned hb = __ballot_sync(FB_FULL, h);
+        if (hb) {  // the lowest lane is the first hit in row order
+          hit = __shfl_sync(FB_FULL, u, __ffs(hb) - 1);
+          break;
+        }
+      }
+      if (lane == ld) {
+        found = hit;
+        coop = false;
+      }
+    }
+    const unsigned fmask = __ballot_sync(FB_FULL, found >= 0);
+    const bool shared_word = __any_sync(FB_FULL, heavy);
+    if (lane == 0) {
+      if (shared_word) atomicOr(&vis_out[base >> 5], word | fmask);
+      else vis_out[base >> 5] = word | fmask;
+    }
+    if (found >= 0) {
+      g.lvl[v] = L.k;
+      if (g.parents) g.par[v] = found;
+      ++nfound;
+    }
+  }
+}
+
+// vis[w] = the vertices of word w that have a level (all of them are < the next level).
+__device__ __forceinline__ void fb_rebuild_vis(const FbGraph& g, long long n, unsigned int* vis,
+                                               long long gwarp, long long nwarps, int lane) {
+  for (long long base = gwarp * 32; base < n; base += nwarps * 32) {
+    const long long v = base + lane;
+    const bool seen = v < n && __ldcg(&g.lvl[v]) >= 0;
+    const unsigned m = __ballot_sync(FB_FULL, seen);
+    if (lane == 0) vis[base >> 5] = m;
+  }
+}
+
+// The frontier found by a pull level, as a queue (+ big vertices' chunks) for the push that
+// follows it: new = cur & ~prev, word by word (a lane per word, one atomic per warp round).
+__device__ __forceinline__ void fb_rebuild_queue(const FbGraph& g, const FbLevel& R,
+                                                 long long nwords, const unsigned int* cur,
+                                                 const unsigned int* prev, long long gwarp,
+                                                 long long nwarps, int lane) {
+  for (long long w0 = gwarp * 32; w0 < nwords; w0 += nwarps * 32) {
+    const long long w = w0 + lane;
+    const unsigned bits = w < nwords ? __ldcg(&cur[w]) & ~__ldcg(&prev[w]) : 0u;
+    unsigned reg = 0;
+    for (unsigned b = bits; b; b &= b - 1) {
+      const int v = (int)(w * 32 + __ffs(b) - 1);
+      const long long d = fb_out_degree(g, v);
+      if (d >= FB_BIG) fb_enqueue_big(R, v, d);
+      else reg |= b & (0u - b);
+    }
+    const int c = __popc(reg);
+    int incl = c;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const int t = __shfl_up_sync(FB_FULL, incl, off);
+      if (lane >= off) incl += t;
+    }
+    const int total = __shfl_sync(FB_FULL, incl, 31);
+    unsigned long long at = 0;
+    if (lane == 31 && total) at = atomicAdd(R.c_out, (unsigned long long)total);
+    at = __shfl_sync(FB_FULL, at, 31) + (unsigned long long)(incl - c);
+    for (unsigned b = reg; b; b &= b - 1) R.q_out[at++] = (int)(w * 32 + __ffs(b) - 1);
+  }
+}
+
+// ---- level 0 and the level loop's control, shared by both paths -----------------------
+
+// Level 0 (grid-stride, every thread): lvl/par of every vertex, empty bitmaps (a subset of
+// every visited set), the heavy rows' chunk list (ctr[12] counts its entries), and the
+// source enqueued by thread 0 into queue 0 / counter slot 0 (its chunks if it is a hub).
+__device__ __forceinline__ void fb_start(const FbGraph& g, long long n, int mode, int src,
+                                         int* q0, long long* own0, unsigned int* vis0,
+                                         unsigned int* vis1, unsigned long long* ctr,
+                                         long long tid, long long nthreads) {
+  for (long long v = tid; v < n; v += nthreads) {
+    g.lvl[v] = v == src ? 0 : -1;
+    if (g.parents) g.par[v] = v == src ? src : FB_INT_MAX;
+    if ((v & 31) == 0) vis0[v >> 5] = vis1[v >> 5] = 0u;
+    if (mode != 1) {
+      const long long d = g.t_ptr[v + 1] - g.t_ptr[v];
+      if (d >= FB_HEAVY) {
+        const long long nch = (d + FB_HCHUNK - 1) / FB_HCHUNK;
+        const unsigned long long at = atomicAdd(ctr + 12, (unsigned long long)nch);
+        for (long long j = 0; j < nch; ++j) g.heavy[at + j] = (v << 32) | j;
+      }
+    }
+  }
+  if (tid == 0) {
+    const long long src_deg = fb_out_degree(g, src);
+    if (src_deg < FB_BIG) {
+      q0[0] = src;
+      ctr[0] = 1ULL;
+    } else {
+      const long long nch = (src_deg + FB_CHUNK - 1) / FB_CHUNK;
+      for (long long j = 0; j < nch; ++j) own0[j] = ((long long)src << 32) | j;
+      ctr[1] = 1ULL;
+      ctr[2] = (unsigned long long)nch;
+    }
+  }
+}
+
+// The loop state before level 1 (one thread).
+__device__ __forceinline__ void fb_loop_init(FbLoop& st, int mode, long long n, long long nnz,
+                                             long long src_deg) {
+  st.push_pull = mode == 0;
+  st.do_push = mode != 2;
+  st.any_pull = 0;
+  st.vis_valid = 0;    // vis[k & 1] == {level <= k - 1} (only after a pull level)
+  st.queue_valid = 1;  // the queue holds level k - 1 (not after a pull level)
+  st.done = n <= 1;
+  st.edges_unexplored = nnz;
+  st.nq = 1;
+  st.last_nq = 0;
+  st.nvisited = 1;
+  st.frontier_edges = (unsigned long long)src_deg;
+  st.k = 1;
+  st.steps = 0;
+}
+
+// The direction of level st.k: LAGraph's rule, as algorithms/bfs.py (one thread).
+__device__ __forceinline__ void fb_decide(FbLoop& st, long long n, double alpha, double beta1,
+                                          double beta2) {
+  if (st.done || !st.push_pull) return;
+  if (st.do_push) {
+    const bool growing = st.nq > st.last_nq;
+    bool sw;
+    if (st.edges_unexplored < n) {  // little is left: stay push
+      st.push_pull = 0;
+      sw = false;
+    } else if (st.any_pull) {
+      sw = growing && (double)st.nq > (double)n / beta1;
+    } else {
+      st.edges_unexplored -= (long long)st.frontier_edges;
+      sw = growing && (double)st.frontier_edges > (double)st.edges_unexplored / alpha;
+    }
+    st.do_push = !sw;
+  } else if (st.nq < st.last_nq && (double)st.nq <= (double)n / beta2) {
+    st.do_push = 1;
+  }
+  st.any_pull = st.any_pull || !st.do_push;
+}
+
+// After level st.k (one thread per copy of the state): its counters c (nnew = queued + big
+// vertices, frontier edges) into the loop state; done when nothing new was found or every
+// vertex is reached. The writer (one thread of the grid) also logs the step (duration since
+// st.t_last, frontier size, direction) and clears the rebuilt-queue slot ctr[16..19] once
+// it has been read.
+__device__ __forceinline__ void fb_finish(FbLoop& st, const unsigned long long* c,
+                                          unsigned long long* ctr, long long n,
+                                          unsigned int* meta, bool writer) {
+  const long long nnew = (long long)(__ldcg(c) + __ldcg(c + 1));
+  if (writer) {
+    const unsigned long long now = fb_clock();
+    if (st.steps < FB_TLOG) meta[8 + st.steps] = (unsigned int)(now - st.t_last);
+    st.t_last = now;
+    meta[8 + FB_TLOG + st.steps] = ((unsigned int)nnew << 1) | (st.do_push ? 1u : 0u);
+    if (st.do_push && !st.queue_valid) ctr[16] = ctr[17] = ctr[18] = ctr[19] = 0ULL;
+  }
+  st.frontier_edges = __ldcg(c + 3);
+  st.vis_valid = !st.do_push;
+  st.queue_valid = st.do_push;
+  st.steps += 1;
+  st.last_nq = st.nq;
+  st.nq = nnew;
+  if (nnew == 0) {
+    st.done = 1;
+  } else {
+    st.nvisited += nnew;
+    st.k += 1;
+    st.done = st.nvisited >= n;
+  }
+}
+
+// The buffers of level k: queues, chunk lists and counter slots by parity / k mod 3; after
+// a pull level (queue_valid false) a push reads the queue rebuilt into slot ctr[16..19].
+__device__ __forceinline__ FbLevel fb_level(int k, int* q0, int* q1, long long* own0,
+                                            long long* own1, unsigned long long* ctr) {
+  FbLevel L;
+  L.k = k;
+  L.q_in = (k & 1) ? q0 : q1;
+  L.q_out = (k & 1) ? q1 : q0;
+  L.own_in = (k & 1) ? own0 : own1;
+  L.own_out = (k & 1) ? own1 : own0;
+  L.c_in = ctr + 4 * ((k - 1) % 3);
+  L.c_out = ctr + 4 * (k % 3);
+  return L;
+}
+
+// One warp's count into the level's counters: the pull's vertices found (slot word 0), the
+// push's frontier edges (word 3; only a push decision before any pull reads it).
+__device__ __forceinline__ void fb_count(const FbLevel& L, const FbLoop& st, bool do_push,
+                                         unsigned long long acc, int lane) {
+  if (!do_push || (st.push_pull && !st.any_pull)) {
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) acc += __shfl_xor_sync(FB_FULL, acc, off);
+    if (lane == 0 && acc) atomicAdd(L.c_out + (do_push ? 3 : 0), acc);
+  }
+}
+
+// Results (grid-stride): int64 levels (-1 where unreached), reached bits, int64 parents.
+__device__ __forceinline__ void fb_output(const FbGraph& g, long long n, long long* out_levels,
+                                          bool* out_bits, long long* out_parents,
+                                          long long tid, long long nthreads) {
+  for (long long v = tid; v < n; v += nthreads) {
+    const int l = __ldcg(&g.lvl[v]);
+    out_levels[v] = (long long)l;
+    out_bits[v] = l >= 0;
+    if (g.parents) out_parents[v] = l >= 0 ? (long long)__ldcg(&g.par[v]) : -1LL;
+  }
+}
