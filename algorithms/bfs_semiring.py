@@ -9,6 +9,12 @@ same levels (sel-max also gives parents, without the DP transform of the paper):
 - tropical (min_plus):   d' = min(d, Aᵀ ⊗ d), d = ∞ on unvisited vertices, until stable;
 - sel-max  (max_second): x(v) = v + 1 on the frontier; (Aᵀ x)(i) = 1 + the largest
   frontier in-neighbour, i.e. a parent.
+
+Every SpMV is masked with the rows still to settle (the filter, or the unreached vertices
+for tropical), which changes no level and lets a format's kernel skip settled rows: on
+Sell-C-σ / SlimSell this is SlimWork (whole settled chunks skipped). Aᵀ is kept in the
+format A holds (``A.to_format("slimsell", C=8, sigma=...)``), so the same code runs on
+CSR, Sell-C-σ and SlimSell.
 """
 
 from __future__ import annotations
@@ -48,8 +54,13 @@ def _structure(A: Matrix, dtype: Any) -> Matrix:  # noqa: N803
     """Aᵀ with every stored entry 1 of ``dtype`` (BFS follows edges, whatever their values).
 
     Built from A's cached transpose: for an iso-valued A it shares its arrays (O(n)).
+    It is given A's primary format and that format's parameters.
     """
-    return A.T.apply(unary.one[dtype]).new()
+    AT = A.T.apply(unary.one[dtype]).new()  # noqa: N806
+    name = A.format.split("(")[0]
+    if name != "csr":
+        AT.to_format(name, **A._primary_params)
+    return AT
 
 
 def _boolean(A: Matrix, src: int) -> Vector:  # noqa: N803
@@ -61,7 +72,7 @@ def _boolean(A: Matrix, src: int) -> Vector:  # noqa: N803
     x[src] << True
     k = 1
     while True:
-        t = AT.mxv(x, FAMILIES["boolean"]).new()
+        t = AT.mxv(x, FAMILIES["boolean"]).new(mask=f.V)  # only unvisited vertices
         x = t.ewise_mult(f, binary.land).new().select("==", True).new()
         if x.nvals == 0:
             return levels
@@ -79,7 +90,7 @@ def _real(A: Matrix, src: int) -> Vector:  # noqa: N803
     x[src] << 1.0
     k = 1
     while True:
-        t = AT.mxv(x, FAMILIES["real"]).new(FP64)
+        t = AT.mxv(x, FAMILIES["real"]).new(FP64, mask=f.V)
         x = t.ewise_mult(f, binary.times).new().select("!=", 0.0).new()
         if x.nvals == 0:
             return levels
@@ -95,7 +106,8 @@ def _tropical(A: Matrix, src: int) -> Vector:  # noqa: N803
     d[src] << 0.0
     OT = _structure(A, FP64)  # noqa: N806 - unit edge weights
     while True:
-        relaxed = OT.mxv(d, FAMILIES["tropical"]).new()
+        unreached = d.select("==", np.inf).new()  # rows with ∞ left: the rest is settled
+        relaxed = OT.mxv(d, FAMILIES["tropical"]).new(mask=unreached.S)
         new_d = d.ewise_add(relaxed, binary.min).new()
         if new_d.isequal(d):
             break

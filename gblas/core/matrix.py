@@ -171,6 +171,7 @@ class Matrix(MatrixLike):
     def _set(self, csr: CSR, primary: str = "csr") -> None:
         self._reps: dict[str, Any] = {"csr": csr}
         self._primary = primary
+        self._primary_params: dict[str, Any] = {}  # to_format's parameters (run_mxv reads)
         self._keys_cache: tuple[Any, Any] | None = None
         self._last_direction: dict[bool, str] = {}
         if primary != "csr":
@@ -240,6 +241,7 @@ class Matrix(MatrixLike):
 
         self._rep(name, **params)
         self._primary = format_key(name, False, params)
+        self._primary_params = dict(params)
         return self
 
     @property

@@ -90,3 +90,26 @@ register_format(FormatSpec("csr", _csr_identity, lambda c: c,
                             "gblas.formats.csr.cuda")))
 register_format(FormatSpec("coo", _coo_from_csr, _csr_from_coo,
                            ("gblas.formats.coo.kernels",)))
+
+
+def _sell_from_csr(fmt: str) -> Callable[..., Any]:
+    def build(csr: Any, **params: Any) -> Any:
+        from .sellcs.container import build as sell_build  # noqa: PLC0415
+
+        return sell_build(csr, fmt, **params)
+
+    return build
+
+
+def _sell_to_csr(container: Any) -> Any:
+    from .sellcs.container import to_csr as sell_to_csr  # noqa: PLC0415
+
+    return sell_to_csr(container)
+
+
+# Sell-C-σ / SlimSell: parameters C (default 8 on the CPU, 32 on the GPU), sigma (sorting
+# window, default 1 = no sorting) and slimchunk (split chunks wider than this; 0 = off)
+register_format(FormatSpec("sellcs", _sell_from_csr("sellcs"), _sell_to_csr,
+                           ("gblas.formats.sellcs.kernels",)))
+register_format(FormatSpec("slimsell", _sell_from_csr("slimsell"), _sell_to_csr,
+                           ("gblas.formats.slimsell.kernels",)))

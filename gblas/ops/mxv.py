@@ -118,7 +118,11 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
             "matrix with A.to_format('csr')"
         )
     used_direction = reg.direction if reg.direction != "*" else "pull"
-    rep = M._rep(fmt, transposed=used_direction == "push")
+    # the parameters given to to_format (C, sigma, ...) select the cached representation;
+    # a format named only by the descriptor or by the fallback takes its defaults
+    owner = getattr(M, "_matrix", M)
+    params = owner._primary_params if owner.format.split("(")[0] == fmt else {}
+    rep = M._rep(fmt, transposed=used_direction == "push", **params)
     fuse = reg.fuses_mask and mask is not None
     call = MxvCall(
         rep=rep, x=xdata, ks=ks, nrows=M.nrows,

@@ -1,0 +1,70 @@
+"""Property: Sell-C-σ / SlimSell round-trip to CSR exactly and their mxv equals the CSR
+mxv for any shape, C, σ, SlimChunk width, semiring, mask kind and replace flag, with
+SlimWork on and off."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gblas import BOOL, INT64, Descriptor, Matrix, Vector, semiring, unary
+from gblas.formats.sellcs import cpu as sell_cpu
+from gblas.formats.sellcs.container import build, to_csr
+from gblas.ops.plan import last_plan
+
+SEMIRINGS = ("plus_times", "min_plus", "max_times", "lor_land", "any_pair", "any_secondi",
+             "max_second", "plus_pair", "min_first")
+MASKS = (None, "S", "~S", "V", "~V")
+
+
+@st.composite
+def cases(draw):  # noqa: ANN001, ANN201
+    nrows = draw(st.integers(0, 40))
+    ncols = draw(st.integers(0, 40))
+    density = draw(st.sampled_from([0.0, 0.05, 0.2, 0.6]))
+    seed = draw(st.integers(0, 2**16))
+    rng = np.random.default_rng(seed)
+    present = rng.random((nrows, ncols)) < density
+    if nrows and ncols and draw(st.booleans()):
+        present[rng.integers(nrows)] = True  # one long row
+    r, c = np.nonzero(present)
+    A = Matrix.from_coo(r, c, rng.integers(-3, 5, r.shape[0]).astype(np.int64), INT64,
+                        nrows=nrows, ncols=ncols)
+    xp = rng.random(ncols) < draw(st.sampled_from([0.1, 0.5, 1.0]))
+    xi = np.flatnonzero(xp)
+    x = Vector.from_coo(xi, rng.integers(-2, 4, xi.shape[0]).astype(np.int64), INT64,
+                        size=ncols)
+    C = draw(st.sampled_from([1, 2, 4, 8, 32]))  # noqa: N806
+    sigma = draw(st.sampled_from([1, C, max(nrows, 1)]))
+    params = {"C": C, "sigma": sigma, "slimchunk": draw(st.sampled_from([0, 1, 3]))}
+    mi = np.flatnonzero(rng.random(nrows) < 0.5)
+    m = Vector.from_coo(mi, rng.integers(0, 2, mi.shape[0]).astype(bool), BOOL, size=nrows)
+    return A, x, params, m
+
+
+@given(case=cases(), fmt=st.sampled_from(["sellcs", "slimsell"]),
+       name=st.sampled_from(SEMIRINGS), kind=st.sampled_from(MASKS), replace=st.booleans())
+def test_sell_mxv_equals_csr(case, fmt, name, kind, replace):  # noqa: ANN001
+    A, x, params, m = case
+    csr = A._csr()
+    back = to_csr(build(csr, fmt, **params))
+    np.testing.assert_array_equal(back.indptr, csr.indptr)
+    np.testing.assert_array_equal(back.indices, csr.indices)
+    if fmt == "sellcs":
+        np.testing.assert_array_equal(back.full_values(), csr.full_values())
+    sr = getattr(semiring, name)
+    mask = None if kind is None else {"S": m.S, "~S": ~m.S, "V": m.V, "~V": ~m.V}[kind]
+    replace = replace and mask is not None  # replace needs a mask
+    ref = A if fmt == "sellcs" else A.apply(unary.one).new()  # SlimSell: entries are 1
+    out0 = Vector.from_coo([0], [7], INT64, size=A.nrows) if A.nrows else Vector(INT64, 0)
+    want = out0.dup()
+    want(mask=mask, replace=replace, desc=Descriptor(format="csr")) << ref.mxv(x, sr)
+    B = A.dup()
+    B.to_format(fmt, **params)
+    for on in (True, False):
+        with sell_cpu.slimwork(on):
+            got = out0.dup()
+            got(mask=mask, replace=replace) << B.mxv(x, sr)
+        assert last_plan().format == fmt
+        assert got.isequal(want), (got, want)
