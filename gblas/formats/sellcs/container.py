@@ -85,6 +85,21 @@ class SellCS:
                                        xp.zeros(nc, dtype=np.int64), self.cl)
         return self._derived["pieces"]
 
+    def split(self, width: int) -> tuple[Any, Any, Any, Any]:
+        """Pieces as ``pieces()``, every chunk cut at ``width`` slots (derived, cached):
+        the GPU kernel spreads a wide chunk over many threads this way when the matrix
+        was built without a SlimChunk width."""
+        key = f"split{width}"
+        if key not in self._derived:
+            self._derived[key] = _split(self.xp, self.cl, width)
+        return self._derived[key]
+
+    def max_width(self) -> int:
+        """The widest chunk's slots (cached: one device read)."""
+        if "max_width" not in self._derived:
+            self._derived["max_width"] = int(self.cl.max()) if self.nchunks else 0
+        return self._derived["max_width"]
+
     def nbytes(self) -> int:
         """Bytes of every array of the format (cs, cl, cols, values, perm, pieces)."""
         arrays = [self.cs, self.cl, self.cols, self.values, self.perm]
@@ -190,19 +205,23 @@ def build(csr: CSR, fmt: str, **params: Any) -> SellCS:
         cols[cell] = csr.indices
         if vals is not None:
             vals[cell] = csr.values
-    pieces = None
-    if slimchunk > 0 and nchunks:
-        npc = xp.maximum(-(-cl // slimchunk), 1)
-        pstart = xp.zeros(nchunks + 1, dtype=np.int64)
-        xp.cumsum(npc, out=pstart[1:])
-        pc = _ids(xp, pstart, int(pstart[-1]))
-        lo = (xp.arange(pc.shape[0], dtype=np.int64) - pstart[pc]) * slimchunk
-        hi = xp.minimum(lo + slimchunk, cl[pc])
-        pieces = (pstart, pc, lo, hi)
+    pieces = _split(xp, cl, slimchunk) if slimchunk > 0 and nchunks else None
     cls = SlimSell if slim else SellCS
     iso = None if slim else csr.iso
     return cls(n, csr.ncols, C, sigma, cs, cl, cols, vals, perm, csr.dtype, iso, nnz,
                slimchunk, pieces)
+
+
+def _split(xp: Any, cl: Any, width: int) -> tuple[Any, Any, Any, Any]:
+    """(pstart, chunk, lo, hi): every chunk cut into pieces of at most ``width`` slots."""
+    nchunks = int(cl.shape[0])
+    npc = xp.maximum(-(-cl // width), 1)
+    pstart = xp.zeros(nchunks + 1, dtype=np.int64)
+    xp.cumsum(npc, out=pstart[1:])
+    pc = _ids(xp, pstart, int(pstart[-1]))
+    lo = (xp.arange(pc.shape[0], dtype=np.int64) - pstart[pc]) * width
+    hi = xp.minimum(lo + width, cl[pc])
+    return pstart, pc, lo, hi
 
 
 def to_csr(s: SellCS) -> CSR:

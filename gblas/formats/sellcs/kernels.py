@@ -1,4 +1,6 @@
-"""Registers the Sell-C-σ CPU mxv kernel (Numba, see cpu.py) with the dispatch registry.
+"""Registers the Sell-C-σ CPU mxv kernel (Numba, see cpu.py) with the dispatch registry;
+importing ``cuda`` registers the CUDA kernels of both Sell formats (no CuPy needed to
+import it).
 
 The kernel is registered for ``direction="*"``: the planner runs it as pull whenever the
 matrix holds this format (Sell-C-σ is a row format; its transpose serves vxm).
@@ -9,7 +11,7 @@ from __future__ import annotations
 from ...ops.dispatch import MxvCall, register_kernel
 from ..csr.cpu import threads_for
 from ..vector import VecData
-from . import cpu
+from . import cpu, cuda  # noqa: F401 - importing cuda registers the device kernels
 
 
 def mxv(call: MxvCall) -> VecData:
