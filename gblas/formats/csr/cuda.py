@@ -37,17 +37,20 @@ def _cp() -> Any:
 
 
 @functools.cache
-def source() -> str:
-    return functor_source() + _SOURCE.read_text()
+def source(path: Path = _SOURCE) -> str:
+    """The semiring functors followed by the kernels of ``path`` (a .cu file)."""
+    return functor_source() + path.read_text()
 
 
 @functools.cache
-def get_kernel(device_id: int, expr: str) -> Any:
+def get_kernel(device_id: int, expr: str, path: Path = _SOURCE) -> Any:
     """The compiled kernel ``expr`` (e.g. ``mxv_pull<4, 1, double, double, true, true>``)
-    for device ``device_id``; memoised per (device, instantiation)."""
+    of the .cu file ``path`` (default: this format's mxv.cu) for device ``device_id``;
+    memoised per (device, instantiation, file)."""
     cp = _cp()
     with cp.cuda.Device(device_id):
-        mod = cp.RawModule(code=source(), options=("-std=c++17",), name_expressions=[expr])
+        mod = cp.RawModule(code=source(path), options=("-std=c++17",),
+                           name_expressions=[expr])
         return mod.get_function(expr)
 
 

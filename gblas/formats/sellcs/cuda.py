@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from ...ops.dispatch import MxvCall, register_kernel
-from ...semirings.codegen_cuda import c_type, functor_source
+from ...semirings.codegen_cuda import c_type
+from ..csr import cuda as csr_cuda
 from ..csr.cuda import (
     _b,
     _cp,
@@ -42,19 +43,15 @@ _BLOCK = 256
 SPLIT = 128  # slots per derived piece of a wide chunk (matrices built without slimchunk)
 
 
-@functools.cache
 def source() -> str:
-    return functor_source() + _SOURCE.read_text()
+    return csr_cuda.source(_SOURCE)
 
 
-@functools.cache
 def get_kernel(device_id: int, expr: str) -> Any:
     """The compiled kernel ``expr`` (e.g. ``sell_mxv<7, 4, double, double, true, true,
-    false>``) for device ``device_id``; memoised per (device, instantiation)."""
-    cp = _cp()
-    with cp.cuda.Device(device_id):
-        mod = cp.RawModule(code=source(), options=("-std=c++17",), name_expressions=[expr])
-        return mod.get_function(expr)
+    false>``) of this format's mxv.cu; memoised per (device, instantiation) by the CSR
+    module's factory."""
+    return csr_cuda.get_kernel(device_id, expr, _SOURCE)
 
 
 def mxv_pull(call: MxvCall) -> VecData:
