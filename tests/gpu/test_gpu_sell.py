@@ -1,7 +1,9 @@
 """Sell-C-σ / SlimSell on ``cuda:0`` against the CPU: the device builder gives the CPU's
 arrays, the CUDA mxv kernels give the CPU kernels' results (semirings × masks × replace ×
-formats × C × σ, SlimChunk and SlimWork), the kernel names are the CUDA ones, and
-bfs_semiring's four families give the CPU's levels on every format."""
+formats × C × σ, SlimChunk and SlimWork), the kernel names are the CUDA ones, SlimWork
+off (its own kernel instantiation) reads every row of every chunk while SlimWork on skips
+the rows and warps the mask forbids (work counters against the CPU kernel's), and
+bfs_semiring's four families give the CPU's levels on every format, SlimWork on or off."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from gblas import (
 )
 from gblas.algorithms import bfs_semiring
 from gblas.formats.sellcs import cpu as sell_cpu
+from gblas.formats.sellcs import cuda as sell_cuda
 from gblas.formats.sellcs.container import to_csr
 
 pytestmark = pytest.mark.gpu
@@ -175,6 +178,96 @@ def test_slimchunk_and_slimwork(fmt: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("params", [{"C": 32, "sigma": N}, {"C": 32, "sigma": 1, "slimchunk": 3},
+                                    {"C": 8, "sigma": 32}])
+def test_slimwork_off_reads_every_row(fmt: str, params: dict[str, Any]) -> None:
+    """The two kernel variants against the CPU kernel, counter by counter: SlimWork on
+    reads only the rows the mask allows and (C = 32: warp = piece) leaves exactly the
+    pieces the CPU skips after the mask loads; SlimWork off reads every row of every
+    chunk (no warp idle) and applies the mask on write; all results equal."""
+    A = random_matrix(N, 50, 300, seed=21)
+    x = Vector.from_dense(np.arange(50, dtype=np.int64) % 5)
+    B, Bg = A.dup(), A.to(GPU)
+    B.to_format(fmt, **params)
+    Bg.to_format(fmt, **params)
+    # structure on rows 0..69 (~S forbids whole chunks, sorted or not), true values on
+    # rows 0..29 (V forbids chunk 1 when unsorted)
+    m = Vector.from_coo(np.arange(70), np.arange(70) < 30, BOOL, size=N)
+    mg = m.to(GPU)
+    skipped = []
+    for kind in MASKS:
+        mk = None if kind is None else {"S": m.S, "~S": ~m.S, "V": m.V, "~V": ~m.V}[kind]
+        mkg = None if kind is None else {"S": mg.S, "~S": ~mg.S, "V": mg.V, "~V": ~mg.V}[kind]
+        for name in ("lor_land", "plus_times", "any_secondi", "min_plus"):
+            sr = getattr(semiring, name)
+            outs = []
+            for on in (True, False):
+                with sell_cpu.slimwork(on):
+                    want = B.mxv(x, sr).new(mask=mk)
+                    cpu_run = dict(sell_cpu.LAST_RUN)
+                    got = Bg.mxv(x.to(GPU), sr).new(mask=mkg)
+                    run = dict(sell_cuda.LAST_RUN)
+                same_vector(want, got)
+                outs.append(got)
+                assert run["slimwork"] == on and run["pieces"] == cpu_run["pieces"]
+                if on:
+                    assert run["rows_read"] == cpu_run["rows_read"], (kind, name)
+                    if params["C"] == 32:
+                        assert run["warps_idle"] == cpu_run["skipped"], (kind, name)
+                    skipped.append(cpu_run["skipped"])
+                else:
+                    assert cpu_run["skipped"] == 0
+                    assert run["rows_read"] == cpu_run["rows"] == cpu_run["rows_read"]
+                    assert run["warps_idle"] == 0
+            assert outs[0].isequal(outs[1])
+    assert max(skipped) > 0
+
+
+def test_slimwork_argument_of_the_device_kernel() -> None:
+    """cuda.mxv_pull(call, slimwork=...) overrides the switch: the benchmark times both
+    variants of the same call."""
+    from gblas.ops import dispatch  # noqa: PLC0415
+
+    seen: list[dict[str, int]] = []
+
+    def both(call: Any) -> Any:
+        outs = []
+        for on in (False, True):
+            with sell_cpu.slimwork(not on):
+                outs.append(sell_cuda.mxv_pull(call, slimwork=on))
+            seen.append(dict(sell_cuda.LAST_RUN))
+        (pa, va), (pb, vb) = (o.as_bitmap() for o in outs)
+        assert outs[0].nvals == outs[1].nvals
+        assert bool((pa == pb).all()) and bool((va[pa] == vb[pb]).all())
+        return outs[1]
+
+    register = dispatch.register_kernel
+    try:
+        for fmt in FORMATS:
+            for traits, tag in (("structural", "structural"), ("builtin", "spmv")):
+                register("mxv", f"cuda_{fmt}_pull_{tag}", device="cuda", format=fmt,
+                         traits=traits, fuses_mask=True)(both)
+        G = generators.grid2d(40, 40)
+        src = 0
+        want = bfs_semiring(G, src, "boolean")
+        Gg = G.to(GPU)
+        Gg.to_format("slimsell", C=32, sigma=1600)
+        got = bfs_semiring(Gg, src, "boolean")
+    finally:
+        for fmt in FORMATS:
+            for traits, tag in (("structural", "structural"), ("builtin", "spmv")):
+                register("mxv", f"cuda_{fmt}_pull_{tag}", device="cuda", format=fmt,
+                         traits=traits, fuses_mask=True)(sell_cuda.mxv_pull)
+    same_vector(want, got)
+    offs, ons = seen[0::2], seen[1::2]
+    assert all(r["slimwork"] == 0 and r["warps_idle"] == 0 and r["rows_read"] == 1600
+               for r in offs)
+    assert all(r["slimwork"] == 1 for r in ons)
+    assert ons[-1]["warps_idle"] > ons[0]["warps_idle"]
+    assert ons[-1]["rows_read"] < 1600
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_wide_chunks_split_on_the_device(fmt: str) -> None:
     """Rows wider than cuda.SPLIT slots: the device cuts their chunks into pieces even
     without SlimChunk; every monoid gives the CPU's result (float sums: allclose)."""
@@ -271,12 +364,14 @@ def bfs_levels(A: Matrix, src: int, fmt: str, params: dict[str, Any]) -> list[di
 
 
 @pytest.mark.parametrize("gen", ["kron", "grid"])
-def test_bfs_semiring_levels_on_the_device(gen: str) -> None:
+@pytest.mark.parametrize("slimwork", [True, False])
+def test_bfs_semiring_levels_on_the_device(gen: str, slimwork: bool) -> None:
     A = {"kron": lambda: generators.kronecker(10, seed=2),
          "grid": lambda: generators.grid2d(20, 23)}[gen]()
     src = int(np.argmax(np.diff(A._csr().indptr)))
     want = bfs_levels(A, src, "csr", {})
     assert all(w == want[0] for w in want)
     Ag = A.to(GPU)
-    for fmt, params in CASES:
-        assert bfs_levels(Ag, src, fmt, params) == want, (fmt, params)
+    with sell_cpu.slimwork(slimwork):
+        for fmt, params in CASES:
+            assert bfs_levels(Ag, src, fmt, params) == want, (fmt, params)

@@ -1,6 +1,7 @@
 """Property: Sell-C-σ / SlimSell round-trip to CSR exactly and their mxv equals the CSR
 mxv for any shape, C, σ, SlimChunk width, semiring, mask kind and replace flag, with
-SlimWork on and off."""
+SlimWork on and off; with it on exactly the pieces whose rows the mask all forbids are
+skipped (and only allowed rows read), with it off nothing is skipped and every row read."""
 
 from __future__ import annotations
 
@@ -62,9 +63,39 @@ def test_sell_mxv_equals_csr(case, fmt, name, kind, replace):  # noqa: ANN001
     want(mask=mask, replace=replace, desc=Descriptor(format="csr")) << ref.mxv(x, sr)
     B = A.dup()
     B.to_format(fmt, **params)
+    work = expected_work(B._rep(fmt, **params), m, kind)
     for on in (True, False):
         with sell_cpu.slimwork(on):
             got = out0.dup()
             got(mask=mask, replace=replace) << B.mxv(x, sr)
         assert last_plan().format == fmt
         assert got.isequal(want), (got, want)
+        if A.nrows:
+            run = sell_cpu.LAST_RUN
+            assert run["rows"] == work["rows"]
+            if on:
+                assert (run["skipped"], run["rows_read"]) == (work["skipped"],
+                                                              work["rows_read"])
+            else:
+                assert (run["skipped"], run["rows_read"]) == (0, work["rows"])
+
+
+def expected_work(S, m: Vector, kind: str | None) -> dict[str, int]:  # noqa: ANN001
+    """SlimWork's pieces to skip and (piece, lane) rows to read, from the mask by hand."""
+    n, C = S.nrows, S.C  # noqa: N806
+    ok = np.ones(n, dtype=bool)
+    if kind is not None:
+        idx, vals = m.to_coo()
+        bits = np.zeros(n, dtype=bool)
+        bits[idx] = True if kind in ("S", "~S") else vals
+        ok = bits != kind.startswith("~")
+    if S.perm is not None:
+        ok = ok[np.asarray(S.perm)]
+    pad = np.zeros(S.nchunks * C, dtype=bool)
+    pad[:n] = ok
+    real = np.zeros(S.nchunks * C, dtype=bool)
+    real[:n] = True
+    pc = np.asarray(S.pieces()[1])
+    live = pad.reshape(-1, C).sum(axis=1)[pc]
+    return {"skipped": int((live == 0).sum()), "rows_read": int(live.sum()),
+            "rows": int(real.reshape(-1, C).sum(axis=1)[pc].sum())}

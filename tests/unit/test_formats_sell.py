@@ -28,6 +28,7 @@ from gblas.formats.csr.container import CSR
 from gblas.formats.sellcs import cpu as sell_cpu
 from gblas.formats.sellcs.container import build, to_csr
 from gblas.ops.plan import last_plan
+from gblas.semirings.model import resolve_semiring
 
 FORMATS = ("sellcs", "slimsell")
 _udf_max = BinaryOp.register_anonymous(lambda x, y: x if x > y else y, "sell_udf_max")
@@ -260,7 +261,81 @@ def test_slimwork_skips_settled_chunks_and_changes_nothing():
             outs.append(A.mxv(x, semiring.lor_land).new(mask=~settled.S))
             run = dict(sell_cpu.LAST_RUN)
         assert run["skipped"] == (16 if on else 0) and run["pieces"] == 32
+        # off: every row of every chunk is read, the mask only filters the writes
+        assert run["rows"] == 256 and run["rows_read"] == (128 if on else 256)
+        assert run["slimwork"] == on
     assert outs[0].isequal(outs[1]) and outs[0].nvals == 128
+
+
+def expected_work(S, mask_bits, mask_comp: bool) -> dict:  # noqa: ANN001
+    """Pieces whose rows the mask all forbids, and the (piece, lane) rows it allows."""
+    n, C = S.nrows, S.C  # noqa: N806
+    _, pc, _, _ = S.pieces()
+    rows = np.arange(n) if S.perm is None else np.asarray(S.perm)
+    ok = np.ones(n, dtype=bool) if mask_bits is None else mask_bits[rows] != mask_comp
+    pad = np.zeros(S.nchunks * C, dtype=bool)
+    pad[:n] = ok
+    per_chunk = pad.reshape(-1, C).sum(axis=1)[np.asarray(pc)]
+    return {"skipped": int((per_chunk == 0).sum()), "rows_read": int(per_chunk.sum())}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("params", [{"C": 8, "sigma": 45}, {"C": 4, "sigma": 1, "slimchunk": 2},
+                                    {"C": 32, "sigma": 16}])
+def test_slimwork_off_reads_every_chunk(fmt, params):
+    """Counters of both variants under every mask kind, terminal monoids included: on,
+    exactly the chunks whose rows the mask all forbids are skipped and only allowed rows
+    are read; off, nothing is skipped and every row is read; same results."""
+    A = random_csr(45, 37, 160, seed=3, long_row=True)
+    A.to_format(fmt, **params)
+    S = A._rep(fmt, **params)
+    x = Vector.from_dense(np.arange(37, dtype=np.int64) % 5)
+    n_rows = int(sum(min(S.C, S.nrows - c * S.C) for c in np.asarray(S.pieces()[1])))
+    # structure on rows 0..35 (~S forbids most chunks), true values on rows 0..19
+    m = Vector.from_coo(np.arange(36), np.arange(36) < 20, BOOL, size=45)
+    skips = []
+    for kind in (None, "S", "~S", "V", "~V"):
+        mask = None if kind is None else {"S": m.S, "~S": ~m.S, "V": m.V, "~V": ~m.V}[kind]
+        bits, comp = None, False
+        if kind is not None:
+            idx, vals = m.to_coo()
+            bits = np.zeros(45, dtype=bool)
+            bits[idx] = True if kind in ("S", "~S") else vals.astype(bool)
+            comp = kind.startswith("~")
+        for sr in (semiring.lor_land, semiring.plus_times, semiring.any_secondi):
+            outs = []
+            for on in (True, False):
+                with sell_cpu.slimwork(on):
+                    outs.append(A.mxv(x, sr).new(mask=mask))
+                run = dict(sell_cpu.LAST_RUN)
+                assert run["rows"] == n_rows and run["slimwork"] == on
+                if on:
+                    want = expected_work(S, bits, comp)
+                    assert (run["skipped"], run["rows_read"]) == (want["skipped"],
+                                                                  want["rows_read"])
+                    skips.append(run["skipped"])
+                else:
+                    assert run["skipped"] == 0 and run["rows_read"] == n_rows
+            assert outs[0].isequal(outs[1]), (kind, sr)
+    assert max(skips) > 0 and min(skips) == 0
+
+
+def test_slimwork_argument_of_the_kernel():
+    """cpu.mxv_pull(slimwork=...) overrides the switch (the benchmark times both)."""
+    A = generators.grid2d(8, 8)
+    A.to_format("sellcs", C=8)
+    S = A._rep("sellcs", C=8)
+    ks = resolve_semiring(semiring.lor_land, BOOL, BOOL)
+    xb = np.ones(64, dtype=bool)
+    mb = np.zeros(64, dtype=bool)
+    mb[:32] = True  # rows 0..31 settled (complemented mask: forbidden)
+    outs = []
+    for on in (True, False):
+        with sell_cpu.slimwork(not on):  # the argument wins over the switch
+            outs.append(sell_cpu.mxv_pull(S, xb, xb, mb, True, ks, slimwork=on))
+        assert sell_cpu.LAST_RUN["skipped"] == (4 if on else 0)
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    assert outs[0][0][32:].all() and not outs[0][0][:32].any()
 
 
 # ---------------------------------------------------------------- bfs_semiring
@@ -303,6 +378,36 @@ def test_bfs_semiring_same_levels_on_every_format(gen):
     for res in results:
         assert all(r == results[0][0] for r in res)
         assert res == results[0]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_bfs_semiring_slimwork_off_reads_everything(monkeypatch, family):
+    """Every SpMV of a BFS: with SlimWork off no chunk is skipped and every row is read;
+    with it on, the late levels skip chunks; the levels are the same."""
+    A = generators.kronecker(9, seed=2)
+    A.to_format("slimsell", C=8, sigma=512)
+    src = int(np.argmax(np.diff(A._csr().indptr)))
+    runs: list[dict] = []
+    orig = sell_cpu.mxv_pull
+
+    def recorded(*args, **kw):  # noqa: ANN002, ANN003, ANN202
+        out = orig(*args, **kw)
+        runs.append(dict(sell_cpu.LAST_RUN))
+        return out
+
+    monkeypatch.setattr(sell_cpu, "mxv_pull", recorded)
+    levels = {}
+    for on in (True, False):
+        runs.clear()
+        with sell_cpu.slimwork(on):
+            levels[on] = bfs_semiring(A, src, family)
+        assert len(runs) >= 3
+        if on:
+            assert runs[0]["skipped"] == 0 and runs[-1]["skipped"] > runs[0]["skipped"]
+            assert all(r["rows_read"] < r["rows"] for r in runs)
+        else:
+            assert all(r["skipped"] == 0 and r["rows_read"] == r["rows"] for r in runs)
+    assert levels[True].isequal(levels[False])
 
 
 @pytest.mark.parametrize("name", ["snap_ego-Facebook.mtx.gz", "dimacs10_delaunay_n16.mtx.gz"])

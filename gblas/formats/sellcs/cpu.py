@@ -10,9 +10,13 @@ as the CSR pull does) and writes them to the original row ``perm[r]``.
 SlimWork (Besta et al. §4.2): a chunk whose rows are all settled is skipped without
 reading its columns. "Settled" is read off the mask (a row the mask forbids needs no
 output), which covers the paper's cases when the caller masks its filter: boolean/real
-(filter all zero), tropical (no ∞ left: mask = unreached), sel-max (all parents set). It
-also stops a chunk once every lane reached the monoid's terminal value. It never changes
-a result; ``slimwork(False)`` turns it off to measure its effect.
+(filter all zero), tropical (no ∞ left: mask = unreached), sel-max (all parents set).
+Inside a chunk, lanes of forbidden rows read nothing, and a lane stops at the monoid's
+terminal value. It never changes a result; ``slimwork(False)`` turns it off to measure
+its effect: then every row of every chunk is read (the plain SpMV of the paper's
+baseline) and the mask is applied only when the result is written. In both variants a
+lane stops after its first product under ``any`` (that defines which entry ``any``
+returns, as in the CSR pull).
 
 Operators come through the CSR kernels' ``SemiringKernel`` machinery (opcodes, cached
 per dtype; user-defined operators in per-operator clones).
@@ -57,22 +61,25 @@ def slimwork_enabled() -> bool:
 
 def _piece_impl(q, C, nrows, cs, pc, plo, phi, cols, mvals, m_iso, perm, has_perm,  # noqa: ANN001, ANN202, N803
                 xpres, xvals, x_iso, mask, use_mask, mcomp, skip, mop, aop, ident, term,
-                has_term, is_any, st, fnd, acc):
+                has_term, is_any, st, fnd, acc, nread):
     """Piece q: partial results of its chunk's C lanes in fnd/acc[q*C : q*C + C].
-    st: 0 lane off (no row, or masked), 1 live, 2 done (terminal reached)."""
+    st: 0 lane off (no row, or masked under SlimWork), 1 live, 2 done (terminal reached).
+    nread[q]: lanes that read their row."""
     c = pc[q]
     r0 = c * C
     o = q * C
     live = 0
+    has_term = has_term and skip  # the terminal stop is part of SlimWork
     for lane in range(C):
         r = r0 + lane
         ok = r < nrows
-        if ok and use_mask:
+        if ok and use_mask and skip:
             ok = mask[perm[r] if has_perm else r] != mcomp
         st[o + lane] = 1 if ok else 0
         fnd[o + lane] = False
         acc[o + lane] = ident
         live += ok
+    nread[q] = live
     if skip and live == 0:
         return 1  # SlimWork: every row of the chunk is settled
     had = live > 0
@@ -105,9 +112,10 @@ def _piece_impl(q, C, nrows, cs, pc, plo, phi, cols, mvals, m_iso, perm, has_per
 _sell_piece = numba.njit(**_JIT_OPTS, cache=True)(_piece_impl)
 
 
-def _combine_impl(c, C, nrows, pstart, perm, has_perm, aop, ident, term, has_term, is_any,  # noqa: ANN001, ANN202, N803
-                  fnd, acc, out_pres, out_vals):
-    """Fold chunk c's pieces lane by lane (in slot order) into the original rows."""
+def _combine_impl(c, C, nrows, pstart, perm, has_perm, mask, use_mask, mcomp, skip, aop,  # noqa: ANN001, ANN202, N803
+                  ident, term, has_term, is_any, fnd, acc, out_pres, out_vals):
+    """Fold chunk c's pieces lane by lane (in slot order) into the original rows; without
+    SlimWork the rows were computed whatever the mask, which is applied here."""
     for lane in range(C):
         r = c * C + lane
         if r >= nrows:
@@ -122,6 +130,9 @@ def _combine_impl(c, C, nrows, pstart, perm, has_perm, aop, ident, term, has_ter
                 if is_any or (has_term and a == term):
                     break
         i = perm[r] if has_perm else r
+        if found and use_mask and not skip and mask[i] == mcomp:
+            found = False
+            a = ident
         out_pres[i] = found
         out_vals[i] = a
 
@@ -131,21 +142,25 @@ _sell_combine = numba.njit(**_JIT_OPTS, cache=True)(_combine_impl)
 
 def _mxv_impl(C, nrows, cs, pstart, pc, plo, phi, cols, mvals, m_iso, perm, has_perm,  # noqa: ANN001, ANN202, N803
               xpres, xvals, x_iso, mask, use_mask, mcomp, skip, mop, aop, ident, term,
-              has_term, is_any, st, fnd, acc, skipped, out_pres, out_vals):
+              has_term, is_any, st, fnd, acc, skipped, nread, out_pres, out_vals):
     for qq in prange(pc.shape[0]):
         q = np.int64(qq)
         skipped[q] = _sell_piece(q, C, nrows, cs, pc, plo, phi, cols, mvals, m_iso, perm,
                                  has_perm, xpres, xvals, x_iso, mask, use_mask, mcomp, skip,
-                                 mop, aop, ident, term, has_term, is_any, st, fnd, acc)
+                                 mop, aop, ident, term, has_term, is_any, st, fnd, acc,
+                                 nread)
     for cc in prange(pstart.shape[0] - 1):
-        _sell_combine(np.int64(cc), C, nrows, pstart, perm, has_perm, aop, ident, term,
-                      has_term, is_any, fnd, acc, out_pres, out_vals)
+        _sell_combine(np.int64(cc), C, nrows, pstart, perm, has_perm, mask, use_mask, mcomp,
+                      skip, aop, ident, term, has_term, is_any, fnd, acc, out_pres, out_vals)
 
 
 _mxv = SemiringKernel(_mxv_impl, parallel=True, bodies=("_sell_piece", "_sell_combine"))
 
-# pieces skipped by SlimWork in the last call (benchmarks and tests read it)
-LAST_RUN: dict[str, int] = {"pieces": 0, "skipped": 0}
+# work of the last call (benchmarks and tests read it): pieces, skipped (pieces SlimWork
+# skipped: all their rows settled), rows ((piece, lane) pairs that hold a row), rows_read
+# (those that read their row: all of them with SlimWork off), slimwork (the variant)
+LAST_RUN: dict[str, int] = {"pieces": 0, "skipped": 0, "rows": 0, "rows_read": 0,
+                            "slimwork": 1}
 
 
 def _chunksize(n: int) -> int:
@@ -172,6 +187,7 @@ def mxv_pull(S: SellCS, x_present: Any, x_values: Any | None, mask_bits: Any | N
     fnd = np.empty(npieces * C, dtype=np.bool_)
     acc = np.empty(npieces * C, dtype=out_t)
     skipped = np.zeros(npieces, dtype=np.int8)
+    nread = np.zeros(npieces, dtype=np.int64)
     mb, use_mask = mask_args(mask_bits)
     iso = S.dtype.cast(1) if S.name == "slimsell" else S.iso
     has_perm = S.perm is not None
@@ -182,7 +198,10 @@ def mxv_pull(S: SellCS, x_present: Any, x_values: Any | None, mask_bits: Any | N
             *operand_values(S.values, iso, ks.uses_left, ks), perm, has_perm,
             np.ascontiguousarray(x_present, dtype=np.bool_),
             *operand_values(x_values, None, ks.uses_right, ks), mb, use_mask,
-            bool(mask_comp), skip, *sr_args(ks), st, fnd, acc, skipped, out_pres, out_vals)
-    LAST_RUN["pieces"] = int(npieces)
-    LAST_RUN["skipped"] = int(skipped.sum())
+            bool(mask_comp), skip, *sr_args(ks), st, fnd, acc, skipped, nread, out_pres,
+            out_vals)
+    last = (n - 1) // C  # the last chunk's pieces hold fewer than C rows
+    rows = npieces * C - int(np.count_nonzero(pc == last)) * (C - (n - last * C))
+    LAST_RUN.update(pieces=int(npieces), skipped=int(skipped.sum()), rows=rows,
+                    rows_read=int(nread.sum()), slimwork=int(skip))
     return out_pres, out_vals

@@ -32,7 +32,6 @@ from ..csr.cuda import (
     _mask,
     _operand,
     _params,
-    _read_count,
 )
 from ..vector import VecData
 from . import cpu
@@ -49,14 +48,29 @@ def source() -> str:
 
 def get_kernel(device_id: int, expr: str) -> Any:
     """The compiled kernel ``expr`` (e.g. ``sell_mxv<7, 4, double, double, true, true,
-    false>``) of this format's mxv.cu; memoised per (device, instantiation) by the CSR
+    false, true>``) of this format's mxv.cu; memoised per (device, instantiation) by the CSR
     module's factory."""
     return csr_cuda.get_kernel(device_id, expr, _SOURCE)
 
 
-def mxv_pull(call: MxvCall) -> VecData:
+# work of the last call (benchmarks and tests read it): pieces, warps (groups of 32
+# (piece, lane) threads), rows_read ((piece, lane) threads that read their row: with
+# SlimWork off, every one that has a row), warps_idle (warps that read no row: for C = 32
+# a warp is a piece, so these are the pieces SlimWork skipped), slimwork (the variant)
+LAST_RUN: dict[str, int] = {"pieces": 0, "warps": 0, "rows_read": 0, "warps_idle": 0,
+                            "slimwork": 1}
+# a list: every call appends a pair of CUDA events recorded around its kernel launches
+# (benchmarks/formats.py times the kernels apart from the call's host-side work)
+KERNEL_EVENTS: list[tuple[Any, Any]] | None = None
+
+
+def mxv_pull(call: MxvCall, *, slimwork: bool | None = None) -> VecData:
     """T = S ⊕.⊗ x over the chunks of S (x as a bitmap), mask fused; a bitmap VecData in
-    the original row order. SlimSell entries are 1 of the multiply's domain."""
+    the original row order. SlimSell entries are 1 of the multiply's domain.
+
+    ``slimwork`` (default: ``sellcs.cpu.slimwork_enabled()``) picks the kernel variant:
+    on, rows the mask forbids are not read and lanes stop at the monoid's terminal; off,
+    every row of every chunk is read and the mask is applied on write."""
     cp = _cp()
     S: SellCS = call.rep  # noqa: N806
     ks = call.ks
@@ -77,13 +91,15 @@ def mxv_pull(call: MxvCall) -> VecData:
         params = _params(out.str, ks.identity, ks.terminal, dev)
         has_perm = S.perm is not None
         perm = S.perm if has_perm else cs_dummy(dev)
-        # SlimWork's terminal stop follows the CPU switch (sellcs.cpu.slimwork); the stop
-        # at the first product of a first-wins monoid is what defines `any`, so it stays
-        stop_term = int(bool(ks.has_terminal) and cpu.slimwork_enabled())
+        # SlimWork follows the CPU switch (sellcs.cpu.slimwork): a template flag of the
+        # kernel (mask before read, terminal stop); the stop at the first product of a
+        # first-wins monoid is what defines `any`, so it holds either way
+        sw = cpu.slimwork_enabled() if slimwork is None else bool(slimwork)
+        stop_term = int(bool(ks.has_terminal) and sw)
         first = int(_first_wins(ks))
         pres = cp.empty(n, dtype=np.bool_)
         vals = cp.empty(n, dtype=out)
-        count = cp.zeros(1, dtype=np.uint64)
+        count = cp.zeros(3, dtype=np.uint64)  # found, rows read, idle warps
         xb = cp.ascontiguousarray(xb, dtype=np.bool_)
         head = (f"{int(ks.mult_op)}, {int(ks.add_op)}, {c_type(dom)}, {c_type(out)}, "
                 f"{_b(ul)}, {_b(ur)}")
@@ -97,23 +113,36 @@ def mxv_pull(call: MxvCall) -> VecData:
             pstart = pc = plo = cs_dummy(dev)
             phi = S.cl
         npieces = int(pc.shape[0]) if pieces else S.nchunks
+        events = KERNEL_EVENTS
+        if events is not None:
+            events.append((cp.cuda.Event(), cp.cuda.Event()))
         if npieces:
-            k = get_kernel(dev, f"sell_mxv<{head}, {_b(pieces)}>")
+            k = get_kernel(dev, f"sell_mxv<{head}, {_b(pieces)}, {_b(sw)}>")
+            kc = get_kernel(dev, f"sell_combine<{int(ks.add_op)}, {c_type(out)}>") \
+                if pieces else None
             tp = cp.empty(npieces * C if pieces else 1, dtype=np.bool_)
             tv = cp.empty(npieces * C if pieces else 1, dtype=out)
+            if events is not None:
+                events[-1][0].record()  # after compiles and allocations: launches only
             k((_grid(npieces * C, dev),), (_BLOCK,), (
                 S.cs, pc, plo, phi, np.int64(npieces), np.int64(C), np.int64(n), S.cols,
                 mvals, np.int32(m_iso), perm, np.int32(has_perm), xb, xvals, np.int32(x_iso),
                 mask, np.int32(use_mask), np.int32(mcomp), params, np.int32(stop_term),
                 np.int32(first), tp if pieces else pres, tv if pieces else vals, count))
-            if pieces:
-                kc = get_kernel(dev, f"sell_combine<{int(ks.add_op)}, {c_type(out)}>")
+            if kc is not None:
                 kc((_grid(n, dev),), (_BLOCK,), (
                     pstart, np.int64(C), np.int64(n), perm, np.int32(has_perm), tp, tv,
                     params, np.int32(stop_term), np.int32(first), pres, vals, count))
         else:
+            if events is not None:
+                events[-1][0].record()
             pres[...] = False
-        nv = _read_count(count)
+        if events is not None:
+            events[-1][1].record()
+        work = count.get()  # the one host read: sizes the result, brings the counters
+    nv = int(work[0])
+    LAST_RUN.update(pieces=npieces, warps=-(-npieces * C // 32), rows_read=int(work[1]),
+                    warps_idle=int(work[2]), slimwork=int(sw))
     return VecData.bitmap(n, ks.out_type, pres, vals, nv).normalized()
 
 
@@ -139,7 +168,8 @@ _SHAPES = [
     "22, 24, unsigned long long, unsigned long long, true, true",  # bxor_bor
 ]
 CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
-    *(f"sell_mxv<{s}, {p}>" for s in _SHAPES for p in ("false", "true")),
+    *(f"sell_mxv<{s}, {p}, {w}>" for s in _SHAPES for p in ("false", "true")
+      for w in ("true", "false")),
     "sell_combine<3, bool>", "sell_combine<3, long long>", "sell_combine<4, double>",
     "sell_combine<10, double>", "sell_combine<12, bool>", "sell_combine<11, long long>",
 ]}

@@ -21,12 +21,19 @@
 // hub row alone would serialise the launch), so a floating-point sum over such a row
 // may round differently from the CPU's (association); other monoids are unaffected.
 //
-// SlimWork: a lane whose output row the mask forbids reads nothing but its mask bit (a
-// chunk whose rows are all forbidden costs its warp one mask load and nothing else); a
-// lane stops at the first padding cell (rows are left-packed: a row's cells are slots
-// 0 .. deg-1, so -1 marks its end), at the monoid's terminal value (stop_term), or after
-// its first product when the monoid keeps its first operand (first_wins). The warp leaves
-// the slot loop when all its lanes stopped. None of these changes a result.
+// SlimWork (SW = true): a lane whose output row the mask forbids reads nothing but its
+// mask bit, so a warp whose 32 rows are all forbidden (a settled chunk for C = 32) leaves
+// after its mask loads; a lane stops at its first padding cell (rows are left-packed: a
+// row's cells are slots 0 .. deg-1, so -1 marks its end), at the monoid's terminal value
+// (stop_term), or after its first product when the monoid keeps its first operand
+// (first_wins, which is what defines `any`, so it holds in both variants). The warp
+// leaves the slot loop when all its lanes stopped.
+// SW = false (sellcs.cpu.slimwork(False), for measurements): no row is skipped. Every lane
+// of every chunk reads its row to the padding (no terminal stop) and the mask is applied
+// only when the result is written. Both variants give the same results.
+//
+// Work counters (read with the result count, no extra sync): work[0] (= `count`) rows
+// found, work[1] lanes that read their row, work[2] warps that read no row at all.
 //
 // Bytes per live row: 8 (perm, if sorted) + 1 (mask) + per slot read 8 (column) + 1 (x bit)
 // [+ sizeof(TD) matrix value if UL and not iso] [+ sizeof(TD) x value if UR];
@@ -38,7 +45,8 @@
 // original rows (out_pres/out_vals indexed by perm[r]) and `count` gets the number found.
 // PIECES = true (SlimChunk): piece q covers slots [plo[q], phi[q]) of chunk pc[q]; the
 // partial result of lane l goes to out_pres/out_vals[q*C + l] and sell_combine folds them.
-template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, bool PIECES>
+// SW: SlimWork on (see above).
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, bool PIECES, bool SW>
 __global__ void sell_mxv(const long long* __restrict__ cs,
                          const long long* __restrict__ pc,
                          const long long* __restrict__ plo,
@@ -53,15 +61,15 @@ __global__ void sell_mxv(const long long* __restrict__ cs,
                          const TZ* __restrict__ params,  // identity, terminal
                          int stop_term, int first_wins,
                          bool* __restrict__ out_pres, TZ* __restrict__ out_vals,
-                         unsigned long long* __restrict__ count) {
+                         unsigned long long* __restrict__ count) {  // work[3], see above
   const int wl = threadIdx.x & 31;
   const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
   const long long total = npieces * C;
   const TZ ident = params[0];
   const TZ term = params[1];
-  unsigned long long nfound = 0;
-  // warp-uniform trip count (t0 steps by whole warps) so the ballot below is legal
+  unsigned long long nfound = 0, nread = 0, nidle = 0;
+  // warp-uniform trip count (t0 steps by whole warps) so the ballots below are legal
   for (long long t0 = warp * 32; t0 < total; t0 += nwarps * 32) {
     const long long t = t0 + wl;
     const long long q = t / C;
@@ -69,10 +77,19 @@ __global__ void sell_mxv(const long long* __restrict__ cs,
     const long long c = PIECES ? (t < total ? pc[q] : 0) : q;
     const long long r = c * C + lane;
     long long i = r;
-    bool live = t < total && r < nrows;
-    if (live && has_perm) i = perm[r];
-    // the mask is checked before the row is read (masked rows cost one byte)
-    if (live && use_mask && (bool)mask[i] == (bool)mcomp) live = false;
+    const bool row = t < total && r < nrows;
+    if (row && has_perm) i = perm[r];
+    // SlimWork: the mask is checked before the row is read (masked rows cost one byte)
+    bool allowed = row;
+    if constexpr (SW) {
+      if (row && use_mask && (bool)mask[i] == (bool)mcomp) allowed = false;
+    }
+    const bool live = SW ? allowed : row;
+    const unsigned lb = __ballot_sync(GB_FULL_MASK, live);
+    if (wl == 0) {
+      nread += __popc(lb);
+      nidle += lb == 0u;
+    }
     bool found = false;
     TZ acc = ident;
     if (live) {
@@ -90,8 +107,12 @@ __global__ void sell_mxv(const long long* __restrict__ cs,
         const TZ p = gb_mult<MOP, TD, TZ>(a, b, i, k, 0LL);
         acc = found ? gb_add<AOP, TZ>(acc, p) : p;
         found = true;
-        if (first_wins || (stop_term && acc == term)) break;
+        if (first_wins || (SW && stop_term && acc == term)) break;
       }
+    }
+    if constexpr (!SW) {
+      // no SlimWork: the row was computed, the mask only decides whether it is written
+      if (found && use_mask && (bool)mask[i] == (bool)mcomp) found = false;
     }
     if (t < total && (PIECES || r < nrows)) {
       const long long o = PIECES ? t : i;
@@ -103,7 +124,11 @@ __global__ void sell_mxv(const long long* __restrict__ cs,
       if (wl == 0) nfound += __popc(b);
     }
   }
-  if (!PIECES && wl == 0 && nfound) atomicAdd(count, nfound);
+  if (wl == 0) {
+    if (!PIECES && nfound) atomicAdd(count, nfound);
+    if (nread) atomicAdd(count + 1, nread);
+    if (nidle) atomicAdd(count + 2, nidle);
+  }
 }
 
 // SlimChunk, phase 2: sorted row r (thread per row) folds the partial results of its
