@@ -113,3 +113,21 @@ register_format(FormatSpec("sellcs", _sell_from_csr("sellcs"), _sell_to_csr,
                            ("gblas.formats.sellcs.kernels",)))
 register_format(FormatSpec("slimsell", _sell_from_csr("slimsell"), _sell_to_csr,
                            ("gblas.formats.slimsell.kernels",)))
+
+
+def _bvss_from_csr(csr: Any, **params: Any) -> Any:
+    from .bvss.container import build as bvss_build  # noqa: PLC0415
+
+    return bvss_build(csr, **params)
+
+
+def _bvss_to_csr(container: Any) -> Any:
+    from .bvss.container import to_csr as bvss_to_csr  # noqa: PLC0415
+
+    return bvss_to_csr(container)
+
+
+# BVSS (Blest's bitmap format): parameters reorder ("none", "rcm", "degree", "jaccard",
+# "auto") and tau (fixed at 128); pattern semirings only, other semirings fall back to CSR
+register_format(FormatSpec("bvss", _bvss_from_csr, _bvss_to_csr,
+                           ("gblas.formats.bvss.kernels", "gblas.formats.bvss.cuda")))

@@ -1,12 +1,28 @@
 """Kernel registry: formats register kernels; the planner looks them up.
 
 Key = (operation, device kind, matrix format, vector storage, direction, semiring traits,
-mask kind). A registration may use ``"*"`` for any field. ``traits`` is ``"structural"``
-(the multiply reads no values), ``"builtin"`` (opcode kernels; structural ones too) or
-``"udf"`` (user-defined operators compiled with Numba), ``"numpy"`` (operators with a
-NumPy form only) or ``"*"``; ``"a|b"`` lists alternatives. The most specific match wins;
-ties go to the higher ``priority``. Fallback chain (in the planner): exact kernel -> a
-cached conversion to a format that has one -> CSR -> the generic CSR kernel.
+mask kind). A registration may use ``"*"`` for any field; ``"a|b"`` lists alternatives.
+``semiring_traits`` gives the key's ``traits``, the narrowest of:
+
+- ``"pattern"``: a structure-only, non-positional multiply (pair, oneb) under an
+  idempotent monoid (any, lor, min, max, ...): a present output is the constant product,
+  so the result is fixed by the structure alone (bitmap formats such as BVSS);
+- ``"pattern_bool"``: BOOL domain and output, an OR-like monoid (lor, any, max) and a
+  multiply that is a AND x, x or a on BOOL (land, min, times, second, first): with
+  all-true matrix entries the output value is the OR of the operand values over the
+  present in-neighbours (lor_land, the boolean BFS semiring);
+- ``"structural"``: any other multiply that reads no values (the positional operators;
+  pair or oneb under a monoid that is not idempotent, such as plus);
+- ``"builtin"``: every operator has an opcode;
+- ``"udf"``: user-defined operators compiled with Numba; ``"numpy"``: operators with a
+  NumPy form only.
+
+A registration allowing ``"builtin"`` also matches ``"structural"``, ``"pattern"`` and
+``"pattern_bool"``; one allowing ``"structural"`` also matches ``"pattern"`` (the narrow
+traits are special cases of the broad ones, so every kernel keeps what it served). The
+most specific match wins; ties go to the higher ``priority``. Fallback chain (in the
+planner): exact kernel -> a cached conversion to a format that has one -> CSR -> the
+generic CSR kernel.
 """
 
 from __future__ import annotations
@@ -16,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dtypes import BOOL
 from ..semirings.model import KernelSemiring
 
 FIELDS = ("device", "format", "storage", "direction", "traits", "mask")
@@ -42,15 +59,22 @@ class Registration:
             if want == "*" or have == "*":
                 continue
             allowed = want.split("|")
-            if f == "traits" and "builtin" in allowed:
-                allowed.append("structural")
-            if have not in allowed:
+            if have not in allowed and not (f == "traits" and _widens(allowed, have)):
                 return False
         return True
 
     @property
     def specificity(self) -> tuple[int, int]:
         return (sum(getattr(self, f) != "*" for f in FIELDS), self.priority)
+
+
+# trait -> the broader traits whose kernels also serve it
+_WIDER = {"structural": ("builtin",), "pattern": ("structural", "builtin"),
+          "pattern_bool": ("builtin",)}
+
+
+def _widens(allowed: list[str], have: str) -> bool:
+    return any(w in allowed for w in _WIDER.get(have, ()))
 
 
 _REGISTRY: dict[str, list[Registration]] = defaultdict(list)
@@ -93,12 +117,29 @@ def registrations(op: str | None = None) -> list[Registration]:
     return [r for regs in _REGISTRY.values() for r in regs]
 
 
+# multiplies that on BOOL compute a AND x, x or a (names after for_domain(BOOL): times is
+# land there); OR-like monoids on BOOL
+_BOOL_MULTS = ("land", "min", "times", "second", "first")
+_OR_MONOIDS = ("lor", "any", "max")
+
+
 def semiring_traits(ks: KernelSemiring) -> str:
+    """The dispatch key's ``traits`` for ``ks`` (see the module docstring)."""
     if ks.is_udf:
         if (ks.mult_op < 0 and ks.mult_fn is None) or (ks.add_op < 0 and ks.add_fn is None):
             return "numpy"
         return "udf"
-    return "structural" if ks.structural else "builtin"
+    mult, add = ks.mult, ks.add
+    if ks.structural:
+        if (mult is not None and add is not None and not mult.positional
+                and (add.idempotent or add.is_any)):
+            return "pattern"
+        return "structural"
+    if (mult is not None and add is not None and ks.domain == BOOL and ks.out_type == BOOL
+            and mult.positional is None and mult.name in _BOOL_MULTS
+            and add.name in _OR_MONOIDS):
+        return "pattern_bool"
+    return "builtin"
 
 
 _loaded = False

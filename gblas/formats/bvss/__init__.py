@@ -1,0 +1,1 @@
+"""BVSS bitmap format (Blest): container, builders, reorderings, kernels."""
