@@ -100,9 +100,11 @@ def _is_symmetric(A: Any) -> bool:
     return getattr(A, key)
 
 
-def _prepare(host: Any, device: str, fmt: str | None, direction: str, quiet: bool) -> Any:
-    """The graph on ``device`` in format ``fmt`` with the transpose the pull step reads,
-    built before the timed runs (a progress bar when that takes a while)."""
+def _prepare(host: Any, device: str, fmt: str | None, direction: str, quiet: bool,
+             reorder: str | None = None) -> Any:
+    """The graph on ``device`` in format ``fmt`` (with ``reorder=`` for bvss) and the
+    transpose the pull step reads, built before the timed runs (a progress bar when that
+    takes a while)."""
     from ._progress import Progress  # noqa: PLC0415
 
     with Progress(_progress(quiet), 3, "preparing the graph", unit="step") as bar:
@@ -112,9 +114,11 @@ def _prepare(host: Any, device: str, fmt: str | None, direction: str, quiet: boo
         if fmt:
             bar.stage(f"format {fmt}")
             try:
-                A.to_format(fmt)
+                A.to_format(fmt, **({} if reorder is None else {"reorder": reorder}))
             except Exception as e:  # noqa: BLE001
                 raise UsageError(f"--format {fmt}: {e}") from None
+        elif reorder is not None:
+            raise UsageError("--reorder needs --format bvss")
         bar.update(1)
         if direction != "push":
             bar.stage("transpose for the pull step")
@@ -127,7 +131,8 @@ def cmd_bfs(args: argparse.Namespace) -> dict[str, Any]:
 
     device = _pick_device(args.device)
     host = load_graph(args.graph or DEFAULT_GRAPH, quiet=args.quiet)
-    A = _prepare(host, device, args.format, args.direction, args.quiet)  # noqa: N806
+    A = _prepare(host, device, args.format, args.direction, args.quiet,  # noqa: N806
+                 args.reorder)
     sources = _sources(host, args.source, args.sources, args.seed)
     from ._device import synchronize  # noqa: PLC0415
 
@@ -262,7 +267,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--source", default="random", help="vertex id or 'random'")
     b.add_argument("--sources", type=int, default=16, help="number of random sources")
     b.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
-    b.add_argument("--format", default=None, help="matrix format (csr, coo, ...)")
+    b.add_argument("--format", default=None,
+                   help="matrix format (csr, coo, sellcs, slimsell, bvss, ...)")
+    b.add_argument("--reorder", default=None,
+                   choices=["none", "rcm", "degree", "jaccard", "auto"],
+                   help="vertex reordering of the bvss format (results keep your ids)")
     b.add_argument("--direction", default="auto", choices=["auto", "push", "pull"])
     b.add_argument("--parents", action="store_true", help="also compute the BFS tree")
     b.add_argument("--validate", action="store_true", help="Graph500 validation")

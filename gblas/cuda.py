@@ -5,11 +5,14 @@ operations.
 - :func:`bfs` — the whole direction-optimising BFS on the device, by one of two methods:
   ``"fused"``: one persistent cooperative kernel (one grid barrier per level, one host read
   per search); ``"levels"``: ordinary kernel launches per phase, one level body replayed
-  from a CUDA graph, the done flag read once per ``levels_per_sync`` levels.
+  from a CUDA graph, the done flag read once per ``levels_per_sync`` levels. A matrix
+  whose format is ``bvss`` (``A.to_format("bvss", reorder=...)``) runs the fused kernel
+  with BVSS pull levels on 1-bit Tensor Cores (``gblas/formats/bvss/bfs_tc.py``).
 - :func:`bfs_applies` — whether :func:`bfs` can run a given call.
 
-Both give the levels, parents (smallest-index vertex one level up) and per-level directions
-of ``gblas.algorithms.bfs`` on the CPU. CuPy is imported only when a kernel runs.
+The CSR paths give the levels, parents (smallest-index vertex one level up) and per-level
+directions of ``gblas.algorithms.bfs`` on the CPU; the BVSS path the same levels and valid
+parents (a vertex one level up, not always the smallest). CuPy is imported only when a kernel runs.
 """
 
 from __future__ import annotations
@@ -61,7 +64,8 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
     ``"push"`` or ``"pull"``. ``method``: ``"fused"`` (one cooperative kernel) or
     ``"levels"`` (level kernels from a CUDA graph; ``levels_per_sync`` levels between host
     reads). The kernel that ran is recorded: ``gb.last_plan()`` and ``desc.last_kernel``
-    say ``cuda_csr_bfs_fused`` or ``cuda_csr_bfs_levels`` (direction: the forced one, or
+    say ``cuda_csr_bfs_fused``, ``cuda_csr_bfs_levels``, or for a bvss matrix
+    ``cuda_bvss_bfs_tc`` / ``cuda_bvss_bfs_popcount`` (direction: the forced one, or
     None for ``"auto"``).
 
     Raises ``InvalidValue`` (method, direction, thresholds, ``levels_per_sync``, source),
@@ -84,7 +88,13 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
         raise InvalidObject(f"desc must be a gblas.Descriptor or None, got {type(desc).__name__}")
     kw: dict[str, Any] = dict(parents=parents, direction=direction, alpha=alpha, beta1=beta1,
                               beta2=beta2)
-    if method == "fused":
+    from .formats.bvss import bfs_tc  # noqa: PLC0415
+
+    fmt = "csr"
+    if method == "fused" and bfs_tc.applies(A):  # A.to_format("bvss"): BVSS pull levels
+        out = bfs_tc.bvss_bfs(A, source, **kw)
+        fmt = "bvss"
+    elif method == "fused":
         from .formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
 
         out = fused_bfs(A, source, **kw)
@@ -94,7 +104,8 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
         out = levels_bfs(A, source, levels_per_sync=levels_per_sync, **kw)
     from .ops.plan import record  # noqa: PLC0415
 
-    record(desc, "bfs", _KERNELS[method], None if direction == "auto" else direction, "csr")
+    kernel = out[2]["kernel"] if fmt == "bvss" else _KERNELS[method]
+    record(desc, "bfs", kernel, None if direction == "auto" else direction, fmt)
     return out
 
 

@@ -453,3 +453,18 @@ def test_console_script_installed(tmp_path):
     p = subprocess.run([exe, "bfs", "grid:4x4", "--source", "999"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_bfs_bvss_format_with_reorder_in_process(capsys):
+    """--format bvss --reorder: the levels-only BFS runs the BVSS kernel (its name reported),
+    validated in the caller's ids; --reorder without bvss is a one-line usage error."""
+    from gblas import cli
+
+    assert cli.main(["bfs", "kron:9", "--device", "cpu", "--format", "bvss", "--reorder",
+                     "degree", "--sources", "2", "--validate", "--json", "--quiet"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["format"] == "bvss(reorder=degree)" and res["valid"] is True
+    assert res["kernels"] == ["bvss_pull_emulated"]
+    assert cli.main(["bfs", "kron:9", "--device", "cpu", "--reorder", "rcm"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--reorder needs --format bvss" in err[0]

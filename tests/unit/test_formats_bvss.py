@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gblas import BOOL, FP64, INT64, Descriptor, Matrix, Vector, binary, semiring
+from gblas import BOOL, FP64, INT64, Descriptor, Matrix, Vector, binary, generators, semiring
 from gblas.dtypes import lookup_dtype
 from gblas.exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
 from gblas.formats.bvss import cpu
@@ -430,3 +430,19 @@ def test_bfs_errors():
         cpu.bfs(sq, "a")
     with pytest.raises(InvalidValue):
         cpu.bfs(sq, 0, variant="wmma")
+
+
+def test_pull_rep_reuses_the_forward_reordering() -> None:
+    """A.to_format("bvss", reorder=...) then the BFS's BVSS of Aᵀ: one reordering, the same
+    arrays as a BVSS of Aᵀ built on its own (the permutation depends on A + Aᵀ only)."""
+    from gblas.formats.bvss.bfs_tc import pull_rep
+
+    A = generators.kronecker(10, seed=4)  # noqa: N806
+    A.to_format("bvss", reorder="rcm")
+    fwd = A._reps["bvss(reorder=rcm)"]
+    got = pull_rep(A)
+    assert got.perm is fwd.perm and got.reorder == "rcm"
+    alone = generators.kronecker(10, seed=4)._rep("bvss", transposed=True, reorder="rcm")
+    for a, b in zip((got.masks, got.row_ids, got.vss_ptr, got.perm),
+                    (alone.masks, alone.row_ids, alone.vss_ptr, alone.perm)):
+        np.testing.assert_array_equal(a, b)
