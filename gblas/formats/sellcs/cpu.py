@@ -8,7 +8,8 @@ chunk's pieces with the monoid (in slot order, so ``any`` keeps the first entry 
 as the CSR pull does) and writes them to the original row ``perm[r]``.
 
 SlimWork (Besta et al. §4.2): a chunk whose rows are all settled is skipped without
-reading its columns. "Settled" is read off the mask (a row the mask forbids needs no
+reading its columns, in both phases (its rows keep the output's initial "absent").
+"Settled" is read off the mask (a row the mask forbids needs no
 output), which covers the paper's cases when the caller masks its filter: boolean/real
 (filter all zero), tropical (no ∞ left: mask = unreached), sel-max (all parents set).
 Inside a chunk, lanes of forbidden rows read nothing, and a lane stops at the monoid's
@@ -150,6 +151,8 @@ def _mxv_impl(C, nrows, cs, pstart, pc, plo, phi, cols, mvals, m_iso, perm, has_
                                  mop, aop, ident, term, has_term, is_any, st, fnd, acc,
                                  nread)
     for cc in prange(pstart.shape[0] - 1):
+        if skip and pstart[cc + 1] > pstart[cc] and skipped[pstart[cc]]:
+            continue  # SlimWork: a settled chunk (all its pieces skipped) writes nothing
         _sell_combine(np.int64(cc), C, nrows, pstart, perm, has_perm, mask, use_mask, mcomp,
                       skip, aop, ident, term, has_term, is_any, fnd, acc, out_pres, out_vals)
 
@@ -174,11 +177,13 @@ def mxv_pull(S: SellCS, x_present: Any, x_values: Any | None, mask_bits: Any | N
     """T = S ⊕.⊗ x over the chunks of S (x as a bitmap). Returns (present, values) in the
     original row order. A SlimSell matrix's entries are 1 of the multiply's domain."""
     n = S.nrows
+    skip = slimwork_enabled() if slimwork is None else bool(slimwork)
+    sr = sr_args(ks)
     out_pres = np.zeros(n, dtype=np.bool_)
-    out_vals = np.empty(n, dtype=ks.out_type.np_type)
+    # the identity where no entry is found: rows of skipped chunks are never written
+    out_vals = np.full(n, sr[2]) if skip else np.empty(n, dtype=ks.out_type.np_type)
     if n == 0:
         return out_pres, out_vals
-    skip = slimwork_enabled() if slimwork is None else bool(slimwork)
     pstart, pc, plo, phi = (np.ascontiguousarray(a, dtype=np.int64) for a in S.pieces())
     npieces = pc.shape[0]
     C = S.C  # noqa: N806
@@ -198,7 +203,7 @@ def mxv_pull(S: SellCS, x_present: Any, x_values: Any | None, mask_bits: Any | N
             *operand_values(S.values, iso, ks.uses_left, ks), perm, has_perm,
             np.ascontiguousarray(x_present, dtype=np.bool_),
             *operand_values(x_values, None, ks.uses_right, ks), mb, use_mask,
-            bool(mask_comp), skip, *sr_args(ks), st, fnd, acc, skipped, nread, out_pres,
+            bool(mask_comp), skip, *sr, st, fnd, acc, skipped, nread, out_pres,
             out_vals)
     last = (n - 1) // C  # the last chunk's pieces hold fewer than C rows
     rows = npieces * C - int(np.count_nonzero(pc == last)) * (C - (n - last * C))
