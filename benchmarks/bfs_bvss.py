@@ -71,6 +71,7 @@ def run_graph(spec: str, nsrc: int, seed: int, reorders: list[str],
     A, sym = bfs_gpu.load(spec)  # noqa: N806
     A._csr_T()
     cp.cuda.Device().synchronize()
+    cp.get_default_memory_pool().free_all_blocks()  # the generator's temporaries (scale 24)
     n, nnz = A.nrows, A.nvals
     deg = cp.diff(A._csr().indptr)
     sources = common.pick_sources(deg.get(), nsrc, seed)

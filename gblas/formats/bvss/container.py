@@ -228,25 +228,44 @@ def _build_slices(csr: CSR, tau: int) -> BVSS:
         return BVSS(n, m, z64, xp.zeros(0, dtype=np.int32), xp.zeros(1, dtype=np.int64),
                     xp.zeros(0, dtype=np.int32), xp.zeros(0, dtype=np.uint8), None,
                     csr.dtype, 0, 0)
-    rows = csr.row_ids()
-    cols = csr.indices.astype(np.int64)
+    # Memory: kron:24 has 5.2e8 entries, so every nnz-long int64 temporary is 4.2 GB on a
+    # GPU of 80; the per-entry work keeps one int64 array (the run prefix sum) and frees
+    # each temporary as soon as it is read, and per-slice ids are int32.
+    cols = csr.indices
     blk = cols >> 3
-    # entries are sorted by (row, col): a slice is a run of equal (row, block)
-    first = xp.ones(nnz, dtype=bool)
-    first[1:] = (rows[1:] != rows[:-1]) | (blk[1:] != blk[:-1])
+    # entries are sorted by (row, col): a slice is a run of equal (row, block), so a run
+    # starts where the block changes or a nonempty row starts
+    first = xp.empty(nnz, dtype=bool)
+    first[0] = True
+    xp.not_equal(blk[1:], blk[:-1], out=first[1:])
+    ptr = csr.indptr
+    first[ptr[:-1][ptr[:-1] < ptr[1:]]] = True
     starts = xp.nonzero(first)[0]
+    del first
     nslices = int(starts.shape[0])
+    sblk = blk[starts].astype(np.int32)
+    del blk
     # OR of the run's bits = sum (columns are distinct): a prefix sum read at run ends
-    csum = xp.cumsum(xp.left_shift(1, cols & 7).astype(np.int64))
+    bits = cols.astype(np.uint8)
+    bits &= 7
+    csum = xp.cumsum(xp.left_shift(np.uint8(1), bits), dtype=np.int64)
+    del bits
     ends = xp.empty(nslices, dtype=np.int64)
     ends[:-1] = starts[1:] - 1
     ends[-1] = nnz - 1
-    before = xp.where(starts > 0, csum[xp.maximum(starts - 1, 0)], 0)
-    smask = (csum[ends] - before).astype(np.uint8)
-    srow, sblk = rows[starts], blk[starts]
+    smask = csum[ends]
+    del ends
+    smask[1:] -= csum[starts[1:] - 1]
+    del csum
+    smask = smask.astype(np.uint8)
+    srow = (xp.searchsorted(ptr[1:], starts, side="right")).astype(np.int32)
+    del starts
     # slice sets: order slices by (block, row); the key is unique, so any sort will do
-    order = xp.argsort(sblk * max(n, 1) + srow)
+    key = sblk.astype(np.int64) * max(n, 1) + srow
+    order = xp.argsort(key)
+    del key
     srow, sblk, smask = srow[order], sblk[order], smask[order]
+    del order
     cnt = xp.bincount(sblk, minlength=nsets)
     nv = -(-cnt // tau)
     set_ptr = xp.zeros(nsets + 1, dtype=np.int64)
@@ -261,12 +280,16 @@ def _build_slices(csr: CSR, tau: int) -> BVSS:
     sstart = xp.zeros(nsets + 1, dtype=np.int64)
     xp.cumsum(cnt, out=sstart[1:])
     rank = xp.arange(nslices, dtype=np.int64) - sstart[sblk]
-    v = set_ptr[sblk] + rank // tau
+    del sstart
+    base = vss_ptr[set_ptr[sblk] + rank // tau]  # first slot of the slice's VSS
+    del sblk
     k = rank % tau
+    del rank
     row_ids = xp.full(slots, -1, dtype=np.int32)
-    row_ids[vss_ptr[v] + k] = srow.astype(np.int32)
+    row_ids[base + k] = srow
+    del srow
     masks = xp.zeros(slots, dtype=np.uint8)
-    masks[vss_ptr[v] + slot_position(xp, k)] = smask
+    masks[base + slot_position(xp, k)] = smask
     return BVSS(n, m, set_ptr, vss_set.astype(np.int32), vss_ptr, row_ids, masks, None,
                 csr.dtype, nnz, nslices)
 
