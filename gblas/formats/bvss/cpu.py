@@ -34,7 +34,7 @@ bytes -> active queue -> the two-MMA warp -> lazy touched bytes -> finalisation
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import numba
@@ -42,6 +42,7 @@ import numpy as np
 from numba import prange
 
 from ...exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
+from ..csr.cpu import threads_for as csr_threads_for
 from .container import BVSS, SIGMA, TAU
 
 VARIANTS = ("mma", "popcount")
@@ -301,18 +302,10 @@ def _nchunks() -> int:
     return 8 * max(numba.get_num_threads(), 1)
 
 
-@contextmanager
-def threads_for(work: int) -> Iterator[None]:
-    """One thread below ``_PARALLEL_WORK`` units of work (slots + rows), all above."""
-    if work >= _PARALLEL_WORK:
-        yield
-        return
-    prev = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(prev)
+def threads_for(work: int) -> AbstractContextManager[None]:
+    """One thread below ``_PARALLEL_WORK`` units of work (slots + rows), all above (the CSR
+    kernels' switch, with this module's threshold)."""
+    return csr_threads_for(work, _PARALLEL_WORK)
 
 
 def _touched(rep: BVSS) -> np.ndarray:

@@ -254,10 +254,11 @@ _SERIAL_WORK = 1 << 15
 
 
 @contextmanager
-def threads_for(work: int) -> Iterator[None]:
-    """Run small inputs on one thread: waking the pool costs more than the work, and on a
-    loaded machine a parallel region over a tiny input can stall for milliseconds."""
-    if work >= _SERIAL_WORK:
+def threads_for(work: int, serial_below: int = _SERIAL_WORK) -> Iterator[None]:
+    """Run small inputs (``work`` < ``serial_below``) on one thread: waking the pool costs
+    more than the work, and on a loaded machine a parallel region over a tiny input can
+    stall for milliseconds."""
+    if work >= serial_below:
         yield
         return
     prev = numba.get_num_threads()
