@@ -446,3 +446,26 @@ def test_pull_rep_reuses_the_forward_reordering() -> None:
     for a, b in zip((got.masks, got.row_ids, got.vss_ptr, got.perm),
                     (alone.masks, alone.row_ids, alone.vss_ptr, alone.perm)):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("shape", [(50, 61, 0.1), (300, 20, 0.5), (7, 3, 0.3), (1, 1, 1.0)])
+def test_numba_builder_equals_the_sort_scan_builder(shape: tuple[int, int, float]) -> None:
+    """The CPU builds with two Numba passes, the GPU with sorts and scans (here on NumPy):
+    the same arrays, dtypes included."""
+    import scipy.sparse as sp
+
+    from gblas.formats.bvss import container as C
+    from gblas.formats.csr.container import CSR
+
+    n, m, d = shape
+    S = sp.random(n, m, density=d, format="csr", random_state=3)  # noqa: N806
+    S.sort_indices()
+    csrs = [CSR(n, m, S.indptr.astype(np.int64), S.indices.astype(np.int64), None, BOOL, True),
+            generators.kronecker(9, seed=2)._csr_T(), generators.grid2d(9, 13)._csr()]
+    for c in csrs:
+        a, b = C._build_slices_xp(c, TAU), C._build_slices(c, TAU)
+        assert (a.slices, a.nnz) == (b.slices, b.nnz)
+        for x, y in zip((a.set_ptr, a.vss_set, a.vss_ptr, a.row_ids, a.masks),
+                        (b.set_ptr, b.vss_set, b.vss_ptr, b.row_ids, b.masks)):
+            assert x.dtype == y.dtype
+            np.testing.assert_array_equal(x, y)

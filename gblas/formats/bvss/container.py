@@ -30,8 +30,8 @@ With a reordering (``reorder=``), the matrix stored is P M Pᵀ (``perm[p]`` = o
 position p) and the kernels translate operand and result ids, so results are always in the
 caller's ids. BVSS stores no values: every stored entry is 1 (true) of the matrix's type,
 as in SlimSell; the format serves boolean "pattern" semirings (any_pair, lor_land, ...).
-The builders use only ``csr.xp`` array operations (sorts and scans), so the same code
-builds on the CPU (NumPy) and on the GPU (CuPy).
+On the GPU the builder uses only CuPy array operations (sorts and scans); on the CPU two
+O(nnz) Numba passes give the same arrays.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 
 from ...dtypes import DataType
@@ -50,6 +51,7 @@ SIGMA = 8  # bits of a slice (columns per block)
 TAU = 128  # slices of a full VSS: one 8x128-bit MMA tile
 ROW = 16  # slices of one MMA A-row; a VSS is padded to a multiple of this
 POS16 = np.array([0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15], dtype=np.int64)
+_POS16 = tuple(int(p) for p in POS16)  # a constant inside the Numba builder
 PARAMS = ("reorder", "tau")
 
 
@@ -219,7 +221,78 @@ def build_permuted(csr: CSR, perm: Any | None, info: dict[str, Any], tau: int = 
     return out
 
 
+def _vss_layout(xp: Any, cnt: Any, tau: int) -> tuple[Any, Any, Any]:
+    """(set_ptr, vss_set, vss_ptr) from the slices per set: ceil(cnt / tau) VSSs a set, a
+    VSS of c slices padded to a multiple of ROW slots."""
+    nsets = int(cnt.shape[0])
+    set_ptr = xp.zeros(nsets + 1, dtype=np.int64)
+    xp.cumsum(-(-cnt // tau), out=set_ptr[1:])
+    nvss = int(set_ptr[-1])
+    vss_set = _segment_of(xp, set_ptr, nvss)
+    q = xp.arange(nvss, dtype=np.int64) - set_ptr[vss_set]  # VSS index inside its set
+    size = xp.minimum(cnt[vss_set] - q * tau, tau)
+    vss_ptr = xp.zeros(nvss + 1, dtype=np.int64)
+    xp.cumsum(-(-size // ROW) * ROW, out=vss_ptr[1:])
+    return set_ptr, vss_set, vss_ptr
+
+
 def _build_slices(csr: CSR, tau: int) -> BVSS:
+    """The slices of ``csr`` in BVSS layout: two O(nnz) Numba passes on the CPU, sorts and
+    scans (``_build_slices_xp``) on the GPU; the same arrays either way."""
+    if csr.xp is not np or csr.nnz == 0:
+        return _build_slices_xp(csr, tau)
+    indptr = csr.indptr.astype(np.int64, copy=False)
+    indices = csr.indices.astype(np.int64, copy=False)
+    nsets = -(-csr.ncols // SIGMA)
+    cnt, nslices = _count_slices(indptr, indices, nsets)
+    set_ptr, vss_set, vss_ptr = _vss_layout(np, cnt, tau)
+    slots = int(vss_ptr[-1])
+    row_ids = np.full(slots, -1, dtype=np.int32)
+    masks = np.zeros(slots, dtype=np.uint8)
+    _fill_slices(indptr, indices, set_ptr, vss_ptr, tau, row_ids, masks)
+    return BVSS(csr.nrows, csr.ncols, set_ptr, vss_set.astype(np.int32), vss_ptr, row_ids,
+                masks, None, csr.dtype, csr.nnz, int(nslices))
+
+
+@numba.njit(cache=True)
+def _count_slices(indptr: Any, indices: Any, nsets: int) -> tuple[Any, int]:
+    """Slices per column block, and in all (a slice: a run of one block in a sorted row)."""
+    cnt = np.zeros(nsets, dtype=np.int64)
+    total = 0
+    for i in range(indptr.shape[0] - 1):
+        last = -1
+        for p in range(indptr[i], indptr[i + 1]):
+            b = indices[p] >> 3
+            if b != last:
+                cnt[b] += 1
+                total += 1
+                last = b
+    return cnt, total
+
+
+@numba.njit(cache=True)
+def _fill_slices(indptr: Any, indices: Any, set_ptr: Any, vss_ptr: Any, tau: int,
+                 row_ids: Any, masks: Any) -> None:
+    """Rows in increasing order, so each set receives its slices in row order: the r-th
+    slice of set b is slice r % tau of VSS set_ptr[b] + r // tau."""
+    fill = np.zeros(set_ptr.shape[0] - 1, dtype=np.int64)
+    for i in range(indptr.shape[0] - 1):
+        p, e = indptr[i], indptr[i + 1]
+        while p < e:
+            b = indices[p] >> 3
+            mask = 0
+            while p < e and (indices[p] >> 3) == b:
+                mask |= 1 << (indices[p] & 7)
+                p += 1
+            r = fill[b]
+            fill[b] = r + 1
+            base = vss_ptr[set_ptr[b] + r // tau]
+            k = r % tau
+            row_ids[base + k] = i
+            masks[base + (k & ~15) + _POS16[k & 15]] = mask
+
+
+def _build_slices_xp(csr: CSR, tau: int) -> BVSS:
     xp = csr.xp
     n, m, nnz = csr.nrows, csr.ncols, csr.nnz
     nsets = -(-m // SIGMA)
@@ -267,15 +340,7 @@ def _build_slices(csr: CSR, tau: int) -> BVSS:
     srow, sblk, smask = srow[order], sblk[order], smask[order]
     del order
     cnt = xp.bincount(sblk, minlength=nsets)
-    nv = -(-cnt // tau)
-    set_ptr = xp.zeros(nsets + 1, dtype=np.int64)
-    xp.cumsum(nv, out=set_ptr[1:])
-    nvss = int(set_ptr[-1])
-    vss_set = _segment_of(xp, set_ptr, nvss)
-    q = xp.arange(nvss, dtype=np.int64) - set_ptr[vss_set]  # VSS index inside its set
-    size = xp.minimum(cnt[vss_set] - q * tau, tau)
-    vss_ptr = xp.zeros(nvss + 1, dtype=np.int64)
-    xp.cumsum(-(-size // ROW) * ROW, out=vss_ptr[1:])
+    set_ptr, vss_set, vss_ptr = _vss_layout(xp, cnt, tau)
     slots = int(vss_ptr[-1])
     sstart = xp.zeros(nsets + 1, dtype=np.int64)
     xp.cumsum(cnt, out=sstart[1:])
