@@ -10,9 +10,9 @@
 //      coalesced 32-byte read per block); the VSSs of every block with F_b != 0 go to the
 //      active queue (one atomic per warp): no warp ever works on a zero frontier byte. The
 //      same lane writes byte b of the bitmaps vis and seen (lvl >= 0: visited before k);
-//   2. the active VSSs, one warp each: two 1-bit MMAs (bv_vss), lazy updates: a hit row's
-//      bit is set in seen (a read that mostly hits L1, an atomicOr only where it is clear),
-//      the lane that set it stores the row's candidate parent;
+//   2. the active VSSs, one warp each (bv_process): two 1-bit MMAs, lazy updates: a hit
+//      row's bit is set in seen (a plain read first, an atomicOr only where the bit looked
+//      clear), the lane that set it stores the row's candidate parent;
 //   3. finalisation, coalesced over the bitmap words (a lane per word): new = seen & ~vis
 //      get level k and their parent, go to the next push queue (so a push may follow
 //      without a rebuild), and vis catches up with seen.
@@ -193,8 +193,11 @@ bfs_bvss(const long long* __restrict__ a_ptr, const long long* __restrict__ a_id
       bv_frontier(g, P, n, k, len, tid, nthreads, lane);
       grid.sync();
       const long long nq = (long long)__ldcg(len);
-      if (want_parents) bv_process<TC, true>(row_ids, masks, P.vq, nq, P.seen, cand, gwarp, nwarps, lane);
-      else bv_process<TC, false>(row_ids, masks, P.vq, nq, P.seen, cand, gwarp, nwarps, lane);
+      if (want_parents) {
+        bv_process<TC, true>(row_ids, masks, P.vq, nq, P.seen, cand, gwarp, nwarps, lane);
+      } else {
+        bv_process<TC, false>(row_ids, masks, P.vq, nq, P.seen, cand, gwarp, nwarps, lane);
+      }
       grid.sync();
       bv_finalise(g, P, L, (n + 31) >> 5, acc, gwarp, nwarps, lane);
     }

@@ -79,8 +79,8 @@ __device__ __forceinline__ int bv_row(const int4& r, int t) {
 // Warp-synchronous: the active VSSs of the queue (warp-strided), BV_U at a time: the queue
 // entries, then the mask words and row ids of all BV_U VSSs are loaded together, then the
 // slice tests, then the lazy updates. A hit row's bit is set in the bitmap seen: a plain
-// read first (mostly an L1 hit), an atomicOr only where the bit looked clear, so a row hit
-// by many slices costs about one atomic. With PAR the lane whose atomicOr set the bit
+// read first (cached, possibly stale), an atomicOr only where the bit looked clear, so a
+// row hit by many slices costs about one atomic. With PAR the lane whose atomicOr set the bit
 // stores the row's candidate parent, 8b + (lowest operand bit its slice meets): an
 // in-neighbour in the operand.
 template <bool TC, bool PAR>
