@@ -58,26 +58,11 @@ class BvssWork(F.Work):
 
     def __init__(self, A: Any, rep: BVSS, parents: bool) -> None:  # noqa: N803
         cp = F._cp()
-        n = A.nrows
-        self.n = n
         self.rep = rep
         self.csr = push_csr(A, rep)
-        nnz = self.csr.nnz
-        cap = nnz // F._CHUNK + nnz // F._BIG + 2
-        nwords = (n + 31) // 32
-        w32 = cp.empty(4 * n, dtype=np.int32)
-        own = cp.empty(2 * cap, dtype=np.int64)
-        vis = cp.empty(2 * nwords, dtype=np.uint32)
-        self.lvl, self.par, self.q0, self.q1 = w32[:n], w32[n:2 * n], w32[2 * n:3 * n], w32[3 * n:]
-        self.own0, self.own1 = own[:cap], own[cap:]
-        self.vis0, self.vis1 = vis[:nwords], vis[nwords:]
+        self.alloc_state(A.nrows, self.csr.nnz, parents, ctr_words=24)
         self.vq = cp.empty((max(rep.nvss, 1), 2), dtype=np.int64)  # longlong2 entries
-        self.cand = cp.empty(n if parents else 1, dtype=np.int32)
-        self.ctr = cp.zeros(24, dtype=np.uint64)
-        self.meta = cp.empty(8 + F._TLOG + n, dtype=np.uint32)
-        self.out_levels = cp.empty(n, dtype=np.int64)
-        self.out_bits = cp.empty(n, dtype=np.bool_)
-        self.out_parents = cp.empty(n if parents else 1, dtype=np.int64)
+        self.cand = cp.empty(A.nrows if parents else 1, dtype=np.int32)
 
 
 @functools.cache

@@ -172,15 +172,20 @@ class Work:
     the step log and the outputs. The pull's Aᵀ is A's cached transpose (push-only: A)."""
 
     def __init__(self, A: Any, parents: bool, direction: str) -> None:  # noqa: N803
-        cp = _cp()
-        n = A.nrows
-        self.n = n
         self.csr: CSR = A._csr()
         self.csr_t: CSR = A._csr_T() if direction != "push" else self.csr
-        nnz = self.csr.nnz
-        cap = nnz // _CHUNK + nnz // _BIG + 2  # chunk entries of one level's hubs, at most
+        self.alloc_state(A.nrows, self.csr.nnz, parents)
         hcap = 1 if direction == "push" else (self.csr_t.nnz // _HCHUNK
                                               + self.csr_t.nnz // _HEAVY + 2)
+        self.heavy = _cp().empty(hcap, dtype=np.int64)
+
+    def alloc_state(self, n: int, nnz: int, parents: bool, ctr_words: int = 20) -> None:
+        """The search state over n vertices and nnz push edges (shared with kernels that
+        pull another way, as BVSS's): lvl, par, the two queues, the hubs' chunk lists, two
+        bitmaps, ``ctr_words`` zero counters, the step log and the outputs."""
+        cp = _cp()
+        self.n = n
+        cap = nnz // _CHUNK + nnz // _BIG + 2  # chunk entries of one level's hubs, at most
         nwords = (n + 31) // 32
         w32 = cp.empty(4 * n, dtype=np.int32)
         own = cp.empty(2 * cap, dtype=np.int64)
@@ -188,8 +193,7 @@ class Work:
         self.lvl, self.par, self.q0, self.q1 = w32[:n], w32[n:2 * n], w32[2 * n:3 * n], w32[3 * n:]
         self.own0, self.own1 = own[:cap], own[cap:]
         self.vis0, self.vis1 = vis[:nwords], vis[nwords:]
-        self.heavy = cp.empty(hcap, dtype=np.int64)
-        self.ctr = cp.zeros(20, dtype=np.uint64)
+        self.ctr = cp.zeros(ctr_words, dtype=np.uint64)
         self.meta = cp.empty(8 + _TLOG + n, dtype=np.uint32)
         self.out_levels = cp.empty(n, dtype=np.int64)
         self.out_bits = cp.empty(n, dtype=np.bool_)
