@@ -24,6 +24,7 @@ import numpy as np
 
 from ..._config import get as config_get
 from ...ops.dispatch import MxvCall, register_kernel
+from ..csr.cuda import _cp, _grid  # grid-stride launch shape: at most 32 blocks per SM
 from ..vector import VecData
 
 _HERE = Path(__file__).parent
@@ -33,12 +34,6 @@ _INCLUDE = re.compile(r'^#include "([^"]+)"\s*$', re.MULTILINE)
 CHECK_INSTANCES = {"mxv.cu": ["bvss_process<true>", "bvss_process<false>"],
                    "bfs_tc.cu": ["bfs_bvss<true>", "bfs_bvss<false>"]}
 LAST_VARIANT: list[str] = [""]  # the slice test the last BVSS kernel used ("tc"/"popcount")
-
-
-def _cp() -> Any:
-    import cupy  # noqa: PLC0415 - only imported when a GPU kernel runs
-
-    return cupy
 
 
 @functools.cache
@@ -77,15 +72,6 @@ def use_tc(device_id: int) -> bool:
     tc = has_mma(device_id) if variant == "auto" else variant == "tc"
     LAST_VARIANT[0] = "tc" if tc else "popcount"
     return tc
-
-
-@functools.cache
-def _sm_count(device_id: int) -> int:
-    return int(_cp().cuda.runtime.getDeviceProperties(device_id)["multiProcessorCount"])
-
-
-def _grid(items: int, device_id: int) -> int:
-    return int(max(1, min(-(-items // _BLOCK), 32 * _sm_count(device_id))))
 
 
 def _pattern_bits(rep: Any, xbits: Any, call: MxvCall, tc: bool) -> Any:
