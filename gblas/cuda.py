@@ -73,6 +73,7 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
     CUDA device the kernels support) and ``IndexOutOfBound`` (source).
     """
     from .core.matrix import Matrix  # noqa: PLC0415
+    from .core.vector import Vector  # noqa: PLC0415
 
     _check_method(method)
     if not isinstance(A, Matrix):
@@ -106,7 +107,9 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
 
     kernel = out[2]["kernel"] if fmt == "bvss" else _KERNELS[method]
     record(desc, "bfs", kernel, None if direction == "auto" else direction, fmt)
-    return out
+    levels, parents_data, info = out
+    pi = None if parents_data is None else Vector._from_data(parents_data, A.device)
+    return Vector._from_data(levels, A.device), pi, info
 
 
 __all__ = ["METHODS", "bfs", "bfs_applies"]

@@ -215,7 +215,7 @@ class Matrix(MatrixLike):
     def _keys(self) -> tuple[Any, Any]:
         """Row-major keys and values of the entries (masks and write-back use them)."""
         if self._keys_cache is None:
-            from ..ops.entries import csr_keys  # noqa: PLC0415
+            from ..formats.csr.convert import csr_keys  # noqa: PLC0415
 
             csr = self._csr()
             self._keys_cache = (csr_keys(csr), csr.full_values())
@@ -384,7 +384,7 @@ class Matrix(MatrixLike):
         """Grow or shrink; entries outside the new shape are dropped."""
         if int(nrows) < 0 or int(ncols) < 0:
             raise InvalidValue(f"shape must be non-negative, got ({nrows}, {ncols})")
-        from ..ops.entries import csr_from_keys  # noqa: PLC0415
+        from ..formats.csr.convert import csr_from_keys  # noqa: PLC0415
 
         csr = self._csr()
         r, c, v = csr.row_ids(), csr.indices, csr.full_values()

@@ -105,7 +105,7 @@ class Scalar:
                 self._value = None
             return
         if accum is not None and self._value is not None:
-            from ..ops.entries import binary_values  # noqa: PLC0415
+            from ..backend.keys import binary_values  # noqa: PLC0415
 
             a = np.asarray([self._value], dtype=self.dtype.np_type)
             b = np.asarray([value])

@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from ..ops import entries as E
-from ..ops.dispatch import MxvCall, register_kernel
+from ..backend import keys as E
+from ..backend.registry import MxmCall, MxvCall, register_kernel
 from ..semirings.model import KernelSemiring
 from .coo.container import COO
 from .csr.container import CSR
+from .csr.convert import csr_from_keys, csr_keys
 from .vector import VecData
 
 
@@ -98,13 +99,17 @@ def mxm_generic(A: CSR, B: CSR, ks: KernelSemiring, allowed: Any = None) -> CSR:
     t = products(ks, a, b, i, k, j)
     order = xp.argsort(keys, kind="stable")
     keys, vals = fold(ks, keys[order], t[order])
-    return E.csr_from_keys(A.nrows, ncols, keys, vals, ks.out_type)
+    return csr_from_keys(A.nrows, ncols, keys, vals, ks.out_type)
 
 
 @register_kernel("mxm", "generic_expand_reduce", device="*", format="csr", traits="*",
                  fuses_mask=True, priority=-10)
-def mxm_generic_kernel(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
-    from ..ops.writeback import mask_allowed  # noqa: PLC0415
+def mxm_generic_kernel(call: MxmCall) -> CSR:
+    allowed = None
+    if call.mask is not None:
+        mkeys = csr_keys(call.mask)
 
-    allowed = None if mask is None else (lambda keys: mask_allowed(mask, keys))
-    return mxm_generic(a._csr(), b._csr(), ks, allowed)
+        def allowed(keys: Any) -> Any:
+            return E.match_sorted(mkeys, keys)[0] != call.mask_comp
+
+    return mxm_generic(call.a, call.b, call.ks, allowed)

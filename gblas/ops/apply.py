@@ -6,13 +6,14 @@ from typing import Any
 
 import numpy as np
 
+from ..backend import keys as E
 from ..core.expr import Expression, Result
 from ..dtypes import DataType, dtype_of_value
 from ..exceptions import DomainMismatch, InvalidValue
 from ..formats.csr.container import CSR
+from ..formats.csr.convert import csr_from_keys, csr_keys
 from ..formats.vector import VecData
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, UnaryOp
-from . import entries as E
 from .plan import record
 
 
@@ -39,11 +40,11 @@ def _values_and_positions(obj: Any) -> tuple[Any, Any, Any, Any]:
         return vals, idx, xp.zeros_like(idx), rebuild
     csr = obj._csr()
     rows, cols = csr.row_ids(), csr.indices
-    keys = E.csr_keys(csr)
+    keys = csr_keys(csr)
 
     def rebuild_m(new_vals: Any, dt: DataType, keep: Any = None) -> Any:
         k = keys if keep is None else keys[keep]
-        return E.csr_from_keys(obj.nrows, obj.ncols, k, new_vals, dt)
+        return csr_from_keys(obj.nrows, obj.ncols, k, new_vals, dt)
 
     return csr.full_values(), rows, cols, rebuild_m
 

@@ -12,13 +12,14 @@ from typing import Any
 import numpy as np
 
 from .._device import move_array, same_device
+from ..backend import keys as E
 from ..core.base import index_array, is_scalar_index, normalize_index
 from ..core.expr import Expression
 from ..core.mask import Mask
 from ..exceptions import DimensionMismatch, InvalidObject, InvalidValue
+from ..formats.csr.convert import csr_from_keys, csr_keys
 from ..formats.vector import SPARSE, VecData
 from ..semirings.model import BinaryOp
-from . import entries as E
 from .plan import record
 from .writeback import (
     fill_under_mask,
@@ -176,9 +177,9 @@ def _assign_matrix_masked_scalar(A: Any, value: Any, mask: Mask,  # noqa: N803
     from .mxm import mask_pattern  # noqa: PLC0415
 
     pattern = mask_pattern(mask)
-    keys = E.csr_keys(pattern)
+    keys = csr_keys(pattern)
     vals = pattern.xp.full(keys.shape[0], A.dtype.cast(value), dtype=A.dtype.np_type)
-    T = E.csr_from_keys(A.nrows, A.ncols, keys, vals, A.dtype)  # noqa: N806
+    T = csr_from_keys(A.nrows, A.ncols, keys, vals, A.dtype)  # noqa: N806
     A._set(writeback_matrix(A._csr(), T, mask, accum, replace, mask_applied=True))
 
 
@@ -225,10 +226,10 @@ def _assign_matrix(A: Any, I: Any, J: Any, region: str, kind: str,  # noqa: N803
     in_j = xp.zeros(A.ncols, dtype=bool)
     in_i[Id] = True
     in_j[Jd] = True
-    ck, cv = E.csr_keys(csr), csr.full_values()
+    ck, cv = csr_keys(csr), csr.full_values()
     in_region = in_i[csr.row_ids()] & in_j[csr.indices]
     tk, tv = _region_update(ck, cv, in_region, nk, nv, accum, out, A.ncols)
-    T = E.csr_from_keys(A.nrows, A.ncols, tk, tv, out)  # noqa: N806
+    T = csr_from_keys(A.nrows, A.ncols, tk, tv, out)  # noqa: N806
     A._set(writeback_matrix(csr, T, mask, None, replace))
 
 
@@ -247,7 +248,7 @@ def delete_element(obj: Any, pos: tuple[int, ...]) -> None:
                                    data.values[keep])
         return
     csr = obj._csr()
-    keys = E.csr_keys(csr)
+    keys = csr_keys(csr)
     keep = keys != pos[0] * max(obj.ncols, 1) + pos[1]
-    obj._set(E.csr_from_keys(obj.nrows, obj.ncols, keys[keep], csr.full_values()[keep],
+    obj._set(csr_from_keys(obj.nrows, obj.ncols, keys[keep], csr.full_values()[keep],
                              obj.dtype))

@@ -14,7 +14,7 @@ def _entries(obj: Any) -> tuple[np.ndarray, np.ndarray]:
     if obj.ndim == 1:
         idx, vals = obj._data.as_sparse()
         return move_array(idx, "cpu"), move_array(vals, "cpu")
-    from .entries import csr_keys  # noqa: PLC0415
+    from ..formats.csr.convert import csr_keys  # noqa: PLC0415
 
     csr = obj._csr()
     return move_array(csr_keys(csr), "cpu"), move_array(csr.full_values(), "cpu")

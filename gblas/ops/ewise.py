@@ -7,12 +7,13 @@ from typing import Any
 import numpy as np
 
 from .._device import same_device
+from ..backend import keys as E
 from ..core.expr import Expression, Result
 from ..dtypes import DataType
 from ..exceptions import DimensionMismatch, DomainMismatch
+from ..formats.csr.convert import csr_from_keys, csr_keys
 from ..formats.vector import SPARSE, VecData
 from ..semirings.model import BinaryOp, Monoid, Semiring, binary, monoid
-from . import entries as E
 from .plan import record
 
 
@@ -33,7 +34,7 @@ def _entries(obj: Any) -> tuple[Any, Any, int | None]:
         idx, vals = obj._data.as_sparse()
         return idx, vals, None
     csr = obj._csr()
-    return E.csr_keys(csr), csr.full_values(), obj.ncols
+    return csr_keys(csr), csr.full_values(), obj.ncols
 
 
 def _mult_by_lookup(a: Any, b: Any, op: BinaryOp, out: DataType) -> tuple[Any, Any] | None:
@@ -93,6 +94,6 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
         record(desc, name, f"{name}_{'bitmap_lookup' if dense else 'sorted_merge'}")
         if a.ndim == 1:
             return Result(VecData.sparse(a.size, out, keys, vals).normalized())
-        return Result(E.csr_from_keys(a.nrows, a.ncols, keys, vals, out))
+        return Result(csr_from_keys(a.nrows, a.ncols, keys, vals, out))
 
     return Expression(name, a.ndim, a.shape, out, dev, compute, (a, b))

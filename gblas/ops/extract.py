@@ -7,10 +7,11 @@ from typing import Any
 import numpy as np
 
 from .._device import move_array
+from ..backend import keys as E
 from ..core.expr import Expression, Result
 from ..formats.csr.container import CSR
+from ..formats.csr.convert import csr_from_keys
 from ..formats.vector import VecData
-from . import entries as E
 from .plan import record
 
 
@@ -130,7 +131,7 @@ def matrix_extract(A: Any, I: Any, J: Any) -> MatrixIndexExpr:  # noqa: N803
     def compute(mask: Any, desc: Any) -> Result:
         keys, vals = submatrix(A._csr(), I, J)
         record(desc, "extract", "extract_submatrix")
-        return Result(E.csr_from_keys(len(I), len(J), keys, vals, A.dtype))
+        return Result(csr_from_keys(len(I), len(J), keys, vals, A.dtype))
 
     e = MatrixIndexExpr("extract", 2, (len(I), len(J)), A.dtype, A.device, compute, (A,))
     e._target, e._index = A, (I, J)

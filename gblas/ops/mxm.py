@@ -9,23 +9,23 @@ from .._device import device_kind, same_device
 from ..core.expr import Expression, Result
 from ..core.mask import Mask
 from ..exceptions import DimensionMismatch, NotImplementedForFormat
+from ..formats.csr.convert import csr_from_keys, csr_keys
 from ..semirings.model import resolve_semiring
-from .dispatch import find_kernel, semiring_traits
+from .dispatch import MxmCall, find_kernel, semiring_traits
 from .plan import record
 from .validate import as_semiring, require
 
 
 def mask_pattern(mask: Mask) -> Any:
     """CSR pattern of the mask's true entries (complement not applied)."""
-    from . import entries as E  # noqa: PLC0415
 
     csr = mask.parent._csr()
     if mask.structure:
         return csr
-    keys = E.csr_keys(csr)
+    keys = csr_keys(csr)
     vals = csr.full_values()
     keep = vals != 0
-    return E.csr_from_keys(csr.nrows, csr.ncols, keys[keep], vals[keep], csr.dtype)
+    return csr_from_keys(csr.nrows, csr.ncols, keys[keep], vals[keep], csr.dtype)
 
 
 def mxm_expr(A: Any, B: Any, op: Any) -> Expression:  # noqa: N803
@@ -53,7 +53,10 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:  # noqa: N803
         reg = find_kernel("mxm", format="csr", **key)
         if reg is None:
             raise NotImplementedForFormat(f"no mxm kernel for {key}")
-        T = reg.func(a, b, k, mask)  # noqa: N806
+        call = MxmCall(a._csr(), b._csr(), b._csr_T, k,
+                       None if mask is None else mask_pattern(mask),
+                       bool(mask is not None and mask.complement))
+        T = reg.func(call)  # noqa: N806
         record(desc, "mxm", reg.name, strategy, "csr")
         return Result(T, mask_applied=reg.fuses_mask and mask is not None)
 

@@ -65,7 +65,7 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
     ks = resolve_semiring(sr, u.dtype, v.dtype)
 
     def compute(mask: Any, desc: Any) -> Result:
-        from . import entries as E  # noqa: PLC0415
+        from ..backend import keys as E  # noqa: PLC0415
 
         keys, vals = ewise_values("ewise_mult", u, v, ks.mult, ks.out_type)
         if keys.shape[0] == 0:

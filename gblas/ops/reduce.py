@@ -7,11 +7,11 @@ from typing import Any
 import numpy as np
 
 from .. import _config
+from ..backend import keys as E
 from ..core.expr import Expression, Result
 from ..exceptions import EmptyObject
 from ..formats.vector import VecData
 from ..semirings.model import monoid
-from . import entries as E
 from .plan import record
 from .validate import as_monoid
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..backend import keys as E
 from ..core.expr import Expression, Result
 from ..dtypes import BOOL
 from ..exceptions import DomainMismatch, InvalidValue
 from ..semirings.model import IndexUnaryOp, select
-from . import entries as E
 from .apply import _scalar, _values_and_positions
 from .plan import record
 

@@ -12,12 +12,13 @@ from typing import Any
 import numpy as np
 
 from .. import _config
+from ..backend import keys as E
 from ..core.mask import Mask
 from ..dtypes import DataType
 from ..formats.csr.container import CSR
+from ..formats.csr.convert import csr_from_keys, csr_keys
 from ..formats.vector import BITMAP, SPARSE, VecData
 from ..semirings.model import BinaryOp
-from . import entries as E
 
 
 # ---------------------------------------------------------------- mask evaluation
@@ -123,7 +124,7 @@ def _writeback_dense(C: VecData, T: VecData, mask: Mask | None, accum: BinaryOp 
     if allowed is None or mask_applied and replace:
         rb, rv = zb, zv
     elif xp is not np:  # one fused CUDA pass
-        from ..formats.elementwise_cuda import masked_merge_kernel  # noqa: PLC0415
+        from ..backend.elementwise_cuda import masked_merge_kernel  # noqa: PLC0415
 
         zv = zv.astype(out.np_type, copy=False)
         rb, rv = masked_merge_kernel()(allowed, zb, zv, cb, cv.astype(out.np_type, copy=False),
@@ -195,11 +196,11 @@ def writeback_matrix(C: CSR, T: CSR, mask: Mask | None, accum: BinaryOp | None,
     out = C.dtype
     if accum is None and (mask is None or (mask_applied and replace)):
         return T.astype(out)
-    ck, cv = E.csr_keys(C), C.full_values()
-    tk, tv = E.csr_keys(T), T.full_values()
+    ck, cv = csr_keys(C), C.full_values()
+    tk, tv = csr_keys(T), T.full_values()
     keys, vals = writeback_entries(ck, cv, tk, tv, mask, accum, replace, mask_applied, out,
                                    C.ncols)
-    return E.csr_from_keys(C.nrows, C.ncols, keys, vals, out)
+    return csr_from_keys(C.nrows, C.ncols, keys, vals, out)
 
 
 __all__ = ["writeback_vector", "writeback_matrix", "writeback_entries", "mask_allowed",

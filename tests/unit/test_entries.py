@@ -1,4 +1,4 @@
-"""Sorted-key algebra (gblas.ops.entries) against plain NumPy set operations."""
+"""Sorted-key algebra (gblas.backend.keys) against plain NumPy set operations."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gblas.ops import entries as E
+from gblas.backend import keys as E
 
 keysets = st.lists(st.integers(0, 2000), max_size=300, unique=True)
 

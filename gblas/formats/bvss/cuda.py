@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..._config import get as config_get
-from ...ops.dispatch import MxvCall, register_kernel
+from ...backend.registry import MxvCall, register_kernel
 from ..csr.cuda import _cp, _grid  # grid-stride launch shape: at most 32 blocks per SM
 from ..vector import VecData
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ...ops.dispatch import MxvCall, register_kernel, semiring_traits
+from ...backend.registry import MxvCall, register_kernel, semiring_traits
 from ..vector import SPARSE, VecData
 from . import cpu, cuda  # noqa: F401 - importing cuda registers the device kernels
 

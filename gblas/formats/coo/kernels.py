@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...ops.dispatch import MxvCall, register_kernel
+from ...backend.registry import MxvCall, register_kernel
 from ..csr.cpu import threads_for
 from ..vector import VecData
 from . import cpu

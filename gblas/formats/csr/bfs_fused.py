@@ -109,6 +109,12 @@ def _default_blocks_per_sm(n: int, nnz: int, fit: int) -> int:
     return 1 if avg < 8 else 2 if avg < 16 else fit
 
 
+def is_matrix(A: Any) -> bool:  # noqa: N803
+    """A gblas Matrix (not a transposed view), told by what it has: the formats layer does
+    not import the objects layer."""
+    return getattr(A, "ndim", None) == 2 and hasattr(A, "_set") and hasattr(A, "_csr_T")
+
+
 def _positive(x: Any) -> bool:
     try:
         v = float(x)
@@ -122,9 +128,7 @@ def applies(A: Any, *, parents: bool = False, direction: str = "auto",  # noqa: 
     """Whether :func:`fused_bfs` can run this BFS: a square gblas Matrix on a CUDA device
     with at most 2³¹ - 2 vertices, a device of compute capability >= 7.0 with cooperative
     launch, a known direction and positive finite thresholds."""
-    from ...core.matrix import Matrix  # noqa: PLC0415
-
-    if not isinstance(A, Matrix) or not A.device.startswith("cuda"):
+    if not is_matrix(A) or not A.device.startswith("cuda"):
         return False
     if A.nrows != A.ncols or not 0 < A.nrows <= _MAX_N or direction not in _MODES:
         return False
@@ -139,9 +143,7 @@ def applies(A: Any, *, parents: bool = False, direction: str = "auto",  # noqa: 
 def check_args(A: Any, source: Any, *, parents: bool, direction: str, alpha: Any,  # noqa: N803
                beta1: Any, beta2: Any, blocks_per_sm: Any, what: str) -> int:
     """Validate a device BFS call (``what`` names the kernel in messages); the source id."""
-    from ...core.matrix import Matrix  # noqa: PLC0415
-
-    if not isinstance(A, Matrix):
+    if not is_matrix(A):
         raise InvalidObject(f"expected a gblas.Matrix adjacency matrix, got {type(A).__name__}")
     if direction not in _MODES:
         raise InvalidValue(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
@@ -204,11 +206,9 @@ class Work:
 
     def results(self, A: Any, parents: bool, stream: Any = None  # noqa: N803
                 ) -> tuple[Any, Any, dict[str, Any], int]:
-        """(levels, parents, info, host reads): the Vectors built on the device from the
+        """(levels, parents, info, host reads): the vector data built on the device from the
         outputs, and what the step log says; one host read of the log's head (two when the
         search took more than _LOG_HEAD steps)."""
-        from ...core.vector import Vector  # noqa: PLC0415
-
         n, meta = self.n, self.meta
         at = 8 + _TLOG  # the per-step words
         head = meta[:at + min(n, _LOG_HEAD)].get(stream=stream)
@@ -218,14 +218,11 @@ class Work:
         if steps > log.shape[0]:
             log = np.concatenate([log, meta[at + log.shape[0]:at + steps].get(stream=stream)])
             reads += 1
-        levels = Vector._from_data(
-            VecData.bitmap(n, INT64, self.out_bits, self.out_levels, reached).normalized(),
-            A.device)
+        levels = VecData.bitmap(n, INT64, self.out_bits, self.out_levels, reached).normalized()
         pi = None
         if parents:
-            pi = Vector._from_data(VecData.bitmap(n, INT64, self.out_bits.copy(),
-                                                  self.out_parents, reached).normalized(),
-                                   A.device)
+            pi = VecData.bitmap(n, INT64, self.out_bits.copy(), self.out_parents,
+                                reached).normalized()
         step_ns = head[8:8 + min(steps, _TLOG)].astype(np.int64)
         info = {"levels": nlev, "reached": reached,
                 "directions": ["push" if w & 1 else "pull" for w in log.tolist()],
@@ -240,15 +237,16 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               blocks_per_sm: int | None = None) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` in one cooperative kernel.
 
-    Returns ``(levels, parents, info)``: ``levels`` an INT64 Vector on A's device with an
-    entry for every reached vertex, ``parents`` the INT64 parent Vector (the source is its
-    own parent) or None, and ``info`` with ``levels`` (number of levels), ``reached``,
-    ``directions`` (one per step, as ``bfs(stats=...)`` reports), ``frontier`` (the
-    frontier size after each step), ``step_us`` (device time of each of the first 4096
-    steps, grid sync included), ``kernel_us`` (device time of the start, of those steps
-    and of the output pass: the whole kernel when it took at most 4096 steps),
-    ``grid``/``block`` (launch shape), ``host_syncs`` (host reads: 1, 2 past 4096 steps),
-    ``levels_per_sync`` (the levels, all in one launch) and ``kernel``.
+    Returns ``(levels, parents, info)``: ``levels`` INT64 vector data (``VecData``;
+    gblas.cuda wraps it in a Vector) on A's device with an entry for every reached vertex,
+    ``parents`` the INT64 parent data (the source is its own parent) or None, and ``info``
+    with ``levels`` (number of levels), ``reached``, ``directions`` (one per step, as
+    ``bfs(stats=...)`` reports), ``frontier`` (the frontier size after each step),
+    ``step_us`` (device time of each of the first 4096 steps, grid sync included),
+    ``kernel_us`` (device time of the start, of those steps and of the output pass: the
+    whole kernel when it took at most 4096 steps), ``grid``/``block`` (launch shape),
+    ``host_syncs`` (host reads: 1, 2 past 4096 steps), ``levels_per_sync`` (the levels, all
+    in one launch) and ``kernel``.
     ``direction``: ``"auto"`` (LAGraph's rule with ``alpha``, ``beta1``, ``beta2``),
     ``"push"`` or ``"pull"``. Pull reads the CSR of Aᵀ (A's cached transpose).
     ``blocks_per_sm`` (a tuning knob) caps the blocks launched per SM; by default

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from ...backend.keys import xp_of
 from ..coo.container import COO
 from .container import CSR
 
@@ -39,3 +40,20 @@ def csr_from_coo(C: COO) -> CSR:  # noqa: N803
 def empty_like_shape(nrows: int, ncols: int, dtype: Any, xp: Any = np) -> CSR:
     return CSR(nrows, ncols, xp.zeros(nrows + 1, dtype=np.int64), xp.empty(0, dtype=np.int64),
                xp.empty(0, dtype=dtype.np_type), dtype)
+
+
+def csr_keys(csr: Any) -> Any:
+    """Row-major keys of a CSR container's entries."""
+    return csr.row_ids() * np.int64(max(csr.ncols, 1)) + csr.indices
+
+
+def csr_from_keys(nrows: int, ncols: int, keys: Any, values: Any, dtype: Any) -> CSR:
+    """CSR container from sorted unique row-major keys."""
+    xp = xp_of(keys)
+    nc = np.int64(max(ncols, 1))
+    rows = keys // nc
+    indptr = xp.zeros(nrows + 1, dtype=np.int64)
+    if keys.shape[0]:
+        indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=nrows))
+    return CSR(nrows, ncols, indptr, (keys % nc).astype(np.int64),
+               values.astype(dtype.np_type, copy=False), dtype)

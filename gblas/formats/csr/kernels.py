@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...ops.dispatch import MxvCall, register_kernel
-from ...semirings.model import KernelSemiring
+from ...backend.registry import MxmCall, MxvCall, register_kernel
 from ..vector import VecData
 from . import cpu
 from .container import CSR
@@ -43,20 +40,15 @@ register_kernel("mxv", "csr_push_spmspv", device="cpu", format="csr", direction=
 
 @register_kernel("mxm", "csr_masked_dot", device="cpu", format="csr", direction="dot",
                  mask="structural|value", traits="builtin|udf", fuses_mask=True)
-def _mxm_dot(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
-    from ...ops.mxm import mask_pattern  # noqa: PLC0415
-
-    A, BT, M = a._csr(), b._csr_T(), mask_pattern(mask)  # noqa: N806
+def _mxm_dot(call: MxmCall) -> CSR:
+    A, BT, M = call.a, call.b_t(), call.mask  # noqa: N806
     with cpu.threads_for(A.nnz + BT.nnz + M.nnz):
-        return cpu.mxm_masked_dot(A, BT, M, ks)
+        return cpu.mxm_masked_dot(A, BT, M, call.ks)
 
 
 @register_kernel("mxm", "csr_gustavson", device="cpu", format="csr", traits="builtin|udf",
                  fuses_mask=True)
-def _mxm_gustavson(a: Any, b: Any, ks: KernelSemiring, mask: Any) -> CSR:
-    from ...ops.mxm import mask_pattern  # noqa: PLC0415
-
-    A, B = a._csr(), b._csr()  # noqa: N806
-    M = None if mask is None else mask_pattern(mask)  # noqa: N806
+def _mxm_gustavson(call: MxmCall) -> CSR:
+    A, B = call.a, call.b  # noqa: N806
     with cpu.threads_for(A.nnz + B.nnz):
-        return cpu.mxm_gustavson(A, B, M, bool(mask is not None and mask.complement), ks)
+        return cpu.mxm_gustavson(A, B, call.mask, call.mask_comp, call.ks)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ...ops.dispatch import MxvCall, register_kernel
+from ...backend.registry import MxvCall, register_kernel
 from ...semirings.codegen_cuda import c_type
 from ..csr import cuda as csr_cuda
 from ..csr.cuda import (

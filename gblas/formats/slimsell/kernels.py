@@ -3,7 +3,7 @@ entry is 1 of the multiply's domain) with the dispatch registry."""
 
 from __future__ import annotations
 
-from ...ops.dispatch import register_kernel
+from ...backend.registry import register_kernel
 from ..sellcs.kernels import mxv
 
 register_kernel("mxv", "slimsell_pull_structural", device="cpu", format="slimsell",

@@ -1,7 +1,7 @@
 """Array algebra on sorted entry keys (vector indices or row-major matrix keys).
 
-Shared by the write-back and the element-wise operations; written against the NumPy API so
-it runs on CuPy arrays too.
+Below both the operations (write-back, element-wise ops) and the formats (generic kernels):
+written against the NumPy API so it runs on CuPy arrays too, and imports neither layer.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def fill_masked(bits: Any, vals: Any, mask: Any, value: Any) -> int:
     if xp is np:
         v = np.asarray(value, dtype=vals.dtype)[()]
         return int(_fill_masked_cpu(bits, vals, np.ascontiguousarray(mask, dtype=np.bool_), v))
-    from ..formats.elementwise_cuda import fill_masked_kernel  # noqa: PLC0415
+    from .elementwise_cuda import fill_masked_kernel  # noqa: PLC0415
 
     fill_masked_kernel()(mask, vals.dtype.type(value), bits, vals)
     return int(bits.sum())
@@ -163,7 +163,7 @@ def segment_reduce(monoid: Monoid, values: Any, starts: Any, out: DataType) -> A
         ends = xp.concatenate([starts[1:], xp.asarray([values.shape[0]])]) - 1
         return values[ends]
     if xp is not np and op.opcode >= 0:  # CuPy: the CUDA segmented reduction (opcodes)
-        from ..formats.csr.cuda import segment_reduce as _cuda_segment_reduce  # noqa: PLC0415
+        from .cuda import segment_reduce as _cuda_segment_reduce  # noqa: PLC0415
 
         return _cuda_segment_reduce(op.opcode, values, starts, out.np_type)
     if op.ufunc is not None:
@@ -230,22 +230,3 @@ def merge_disjoint(ka: Any, va: Any, kb: Any, vb: Any) -> tuple[Any, Any]:
     keys[rest] = ka
     vals[rest] = va
     return keys, vals
-
-
-def csr_keys(csr: Any) -> Any:
-    """Row-major keys of a CSR container's entries."""
-    return csr.row_ids() * np.int64(max(csr.ncols, 1)) + csr.indices
-
-
-def csr_from_keys(nrows: int, ncols: int, keys: Any, values: Any, dtype: DataType) -> Any:
-    """CSR container from sorted unique row-major keys."""
-    from ..formats.csr.container import CSR  # noqa: PLC0415
-
-    xp = xp_of(keys)
-    nc = np.int64(max(ncols, 1))
-    rows = keys // nc
-    indptr = xp.zeros(nrows + 1, dtype=np.int64)
-    if keys.shape[0]:
-        indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=nrows))
-    return CSR(nrows, ncols, indptr, (keys % nc).astype(np.int64),
-               values.astype(dtype.np_type, copy=False), dtype)
