@@ -40,12 +40,6 @@ from gblas.exceptions import IndexOutOfBound, InvalidValue
 from .bfs import check_graph
 
 
-def _is_symmetric(A: Matrix) -> bool:  # noqa: N803
-    """Whether A's pattern equals the pattern of Aᵀ."""
-    P = A.apply(unary.one[BOOL]).new()  # noqa: N806
-    return P.isequal(P.T.new())
-
-
 def _choose_sources(n: int, samples: Any, sources: Any, seed: Any) -> np.ndarray | None:
     """The source vertices, or None for all of them (exact centrality)."""
     if samples is not None and sources is not None:
@@ -143,7 +137,7 @@ def betweenness_centrality(A: Matrix, *, samples: int | None = None,  # noqa: N8
         is_directed = False
     else:
         G = A  # noqa: N806
-        is_directed = True if directed else not _is_symmetric(A)
+        is_directed = True if directed else not A.is_symmetric()
     GT = G.T  # noqa: N806 - a view on the cached transpose
     src_all = np.arange(n, dtype=np.int64) if chosen is None else chosen
 

@@ -22,7 +22,6 @@ from gblas import (
     config,
     monoid,
     semiring,
-    unary,
 )
 from gblas.exceptions import DimensionMismatch, IndexOutOfBound, InvalidObject, InvalidValue
 
@@ -45,8 +44,9 @@ def check_graph(A: Any, source: Any = None) -> int:  # noqa: N803
 
 
 def out_degree(A: Matrix) -> Vector:  # noqa: N803
-    """Number of stored entries per row (INT64)."""
-    return A.apply(unary.one[INT64]).new().reduce_rowwise(monoid.plus).new()
+    """Number of stored entries per row (INT64): A's cached property (computed once per
+    matrix, as LAGraph caches ``G->out_degree``)."""
+    return A.out_degree()
 
 
 def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803

@@ -92,12 +92,7 @@ def _component_edges(A: Any, levels: Any) -> float:
 
 
 def _is_symmetric(A: Any) -> bool:
-    if A.nrows != A.ncols:
-        return False
-    key = "_gblas_cli_symmetric"
-    if not hasattr(A, key):
-        setattr(A, key, A.T.new().isequal(A) if A.nvals else True)
-    return getattr(A, key)
+    return A.nrows == A.ncols and A.is_symmetric(structure=False)
 
 
 def _prepare(host: Any, device: str, fmt: str | None, direction: str, quiet: bool,

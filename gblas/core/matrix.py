@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,6 +13,9 @@ from ..formats.csr.container import CSR
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp
 from .base import Collection, auto_name, index_array, is_scalar_index, normalize_index
 from .expr import Expression, Result
+
+if TYPE_CHECKING:
+    from .vector import Vector
 
 
 class MatrixLike(Collection):
@@ -174,6 +177,8 @@ class Matrix(MatrixLike):
         self._primary_params: dict[str, Any] = {}  # to_format's parameters (run_mxv reads)
         self._keys_cache: tuple[Any, Any] | None = None
         self._last_direction: dict[bool, str] = {}
+        # graph properties (out_degree, in_degree, symmetry): dropped with the reps
+        self._props: dict[str, Any] = {}
         if primary != "csr":
             self.to_format(primary)
 
@@ -220,6 +225,40 @@ class Matrix(MatrixLike):
             csr = self._csr()
             self._keys_cache = (csr_keys(csr), csr.full_values())
         return self._keys_cache
+
+    # ------------------------------------------------------------------ graph properties
+    def _prop(self, key: str, compute: Any) -> Any:
+        if key not in self._props:
+            self._props[key] = compute()
+        return self._props[key]
+
+    def out_degree(self) -> Vector:
+        """Stored entries per row (INT64; rows with none have no entry), computed once and
+        cached until the matrix changes (LAGraph's cached ``out_degree``)."""
+        from ..ops import properties  # noqa: PLC0415
+        from .vector import Vector  # noqa: PLC0415
+
+        data = self._prop("out_degree", lambda: properties.out_degree(self._csr()))
+        return Vector._from_data(data, self.device, f"{self.name}.out_degree")
+
+    def in_degree(self) -> Vector:
+        """Stored entries per column (INT64; columns with none have no entry), cached like
+        :meth:`out_degree`. Reads the cached transpose when there is one."""
+        from ..ops import properties  # noqa: PLC0415
+        from .vector import Vector  # noqa: PLC0415
+
+        data = self._prop("in_degree", lambda: properties.in_degree(
+            self._csr(), self._reps.get("csr_T")))
+        return Vector._from_data(data, self.device, f"{self.name}.in_degree")
+
+    def is_symmetric(self, *, structure: bool = True) -> bool:
+        """Whether A equals Aᵀ: the pattern only (``structure=True``, LAGraph's
+        ``is_symmetric_structure``) or the values too. Cached until the matrix changes; the
+        transpose it builds is the one ``A.T`` and pull steps read."""
+        from ..ops import properties  # noqa: PLC0415
+
+        return self._prop(f"symmetric_{structure}", lambda: properties.is_symmetric(
+            self._csr(), self._csr_T(), structure))
 
     @property
     def format(self) -> str:
@@ -449,6 +488,17 @@ class TransposedMatrix(MatrixLike):
     @property
     def _last_direction(self) -> dict[bool, str]:
         return self._matrix._last_direction
+
+    def out_degree(self) -> Vector:
+        """Out-degree of Aᵀ: A's cached in-degree."""
+        return self._matrix.in_degree()
+
+    def in_degree(self) -> Vector:
+        """In-degree of Aᵀ: A's cached out-degree."""
+        return self._matrix.out_degree()
+
+    def is_symmetric(self, *, structure: bool = True) -> bool:
+        return self._matrix.is_symmetric(structure=structure)
 
     def _csr(self) -> CSR:
         return self._matrix._csr_T()
