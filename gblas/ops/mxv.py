@@ -89,6 +89,21 @@ def _base_format(M: Any, desc: Descriptor | None) -> str:  # noqa: N803
     return owner.format.split("(")[0]
 
 
+# formats that store the pattern only and read every entry as 1
+_VALUELESS = frozenset({"slimsell"})
+
+
+def _unit_valued(M: Any) -> bool:  # noqa: N803
+    """Every stored value of M is 1 (the structure-only graphs); cached on the matrix."""
+    owner = getattr(M, "_matrix", M)
+
+    def check() -> bool:
+        csr = owner._csr()
+        return bool(csr.iso == 1) if csr.is_iso else bool((csr.values == 1).all())
+
+    return owner._prop("unit_valued", check)
+
+
 def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
             desc: Descriptor | None, opname: str) -> Result:
     """Plan and run T = M ⊕.⊗ x (mask fused when the kernel can)."""
@@ -103,6 +118,8 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
     if desc is not None and not desc.early_exit:
         ks = replace(ks, has_terminal=False)
     fmt = _base_format(M, desc)
+    if fmt in _VALUELESS and ks.uses_left and not _unit_valued(M):
+        fmt = "csr"  # SlimSell keeps no values (every entry reads 1): A's values are in CSR
     key = {
         "device": device_kind(x.device), "storage": xdata.kind, "direction": direction,
         "traits": semiring_traits(ks), "mask": mask.kind if mask is not None else "none",
