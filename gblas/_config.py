@@ -14,6 +14,11 @@ _DEFAULTS: dict[str, Any] = {
     # pull_to_push.
     "push_to_pull": 0.04,
     "pull_to_push": 0.01,
+    # masked mxm (non-complemented mask), direction="auto": dot products over the mask's
+    # entries unless the saxpy's estimated work (Σ nnz(B(k,:)) over A's entries in the
+    # mask's rows), times this weight (a saxpy's scattered accumulator costs more per
+    # product than a dot's merge), is smaller than the dot's (Σ of merge lengths)
+    "mxm_saxpy_weight": 4.0,
     # vectors whose density rises above this are stored as bitmaps, below it as sparse
     "bitmap_density": 0.05,
     # BFS direction rule (LAGraph), used by gblas.algorithms.bfs

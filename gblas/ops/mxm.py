@@ -1,10 +1,21 @@
-"""mxm: C = A ⊕.⊗ B, masked (dot products at the mask's entries) or Gustavson."""
+"""mxm: C = A ⊕.⊗ B, masked (dot products at the mask's entries) or Gustavson (saxpy).
+
+A non-complemented mask makes the product a choice, as in SuiteSparse:GraphBLAS' dot3 vs
+saxpy3: dot products at the mask's entries (pull) cost the merge of row i of A with row j
+of Bᵀ per mask entry; a masked saxpy (push, Gustavson with the mask as a filter) costs the
+rows of B that A's entries in the mask's rows select. The planner estimates both from the
+row lengths, O(nnz(A) + nnz(M)), and takes the cheaper; ``Descriptor(direction="pull")``
+forces dot products, ``"push"`` the saxpy. Neither forms the unmasked product.
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
+from .. import _config
 from .._device import device_kind, same_device
 from ..core.expr import Expression, Result
 from ..core.mask import Mask
@@ -28,6 +39,24 @@ def mask_pattern(mask: Mask) -> Any:
     return csr_from_keys(csr.nrows, csr.ncols, keys[keep], vals[keep], csr.dtype)
 
 
+def _dot_is_cheaper(A: Any, B: Any, M: Any) -> bool:  # noqa: N803
+    """Estimated work of the dot products at M's entries against the masked saxpy's."""
+    if M.nnz == 0 or A.nnz == 0:
+        return True
+    xp = A.xp
+    len_a = A.indptr[1:] - A.indptr[:-1]
+    len_b = B.indptr[1:] - B.indptr[:-1]
+    len_bt = xp.bincount(B.indices, minlength=B.ncols)  # rows of Bᵀ, with no transpose
+    la, lb = len_a[M.row_ids()], len_bt[M.indices]
+    lo, hi = xp.minimum(la, lb), xp.maximum(la, lb)
+    # the dot kernels merge two sorted rows, or gallop through the longer when it is > 32x
+    dot = xp.where(hi > 32 * lo, lo * (xp.log2(hi + 1.0) + 1.0), (lo + hi).astype(np.float64))
+    in_mask_rows = (M.indptr[1:] - M.indptr[:-1]) > 0
+    saxpy = (len_b[A.indices] * in_mask_rows[A.row_ids()]).sum() + M.nnz
+    weight = float(_config.get("mxm_saxpy_weight"))
+    return bool(dot.sum() <= weight * saxpy)
+
+
 def mxm_expr(A: Any, B: Any, op: Any) -> Expression:  # noqa: N803
     require(A, "matrix", "mxm")
     require(B, "matrix", "mxm")
@@ -47,14 +76,20 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:  # noqa: N803
         if desc is not None and desc.transpose_second:
             b = b.T
         k = ks if desc is None or desc.early_exit else replace(ks, has_terminal=False)
-        strategy = "dot" if mask is not None and not mask.complement else "gustavson"
+        pattern = None if mask is None else mask_pattern(mask)
+        a_csr, b_csr = a._csr(), b._csr()
+        strategy = "gustavson"
+        if mask is not None and not mask.complement:
+            forced = desc.direction if desc is not None else "auto"
+            if forced == "pull" or (forced == "auto" and _dot_is_cheaper(a_csr, b_csr,
+                                                                           pattern)):
+                strategy = "dot"
         key = {"device": device_kind(dev), "traits": semiring_traits(k),
                "mask": mask.kind if mask is not None else "none", "direction": strategy}
         reg = find_kernel("mxm", format="csr", **key)
         if reg is None:
             raise NotImplementedForFormat(f"no mxm kernel for {key}")
-        call = MxmCall(a._csr(), b._csr(), b._csr_T, k,
-                       None if mask is None else mask_pattern(mask),
+        call = MxmCall(a_csr, b_csr, b._csr_T, k, pattern,
                        bool(mask is not None and mask.complement))
         T = reg.func(call)  # noqa: N806
         record(desc, "mxm", reg.name, strategy, "csr")

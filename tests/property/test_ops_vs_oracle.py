@@ -188,7 +188,13 @@ def test_mxm_vs_oracle(data: st.DataObject) -> None:
     if d(st.booleans(), label="B as a view"):
         Bg = to_matrix(ref.transpose(B)).T
     Cg = to_matrix(C0)
-    Cg(mask=mask.build(), accum=accum, replace=replace) << Ag.mxm(Bg, sr)
+    # a non-complemented mask: dot products at its entries (pull), a masked saxpy (push),
+    # or the planner's estimate (auto)
+    direction = d(st.sampled_from(["auto", "push", "pull"]), label="direction")
+    desc = Descriptor(direction=direction)
+    Cg(mask=mask.build(), accum=accum, replace=replace, desc=desc) << Ag.mxm(Bg, sr)
+    if mask.kind in ("S", "V") and direction != "auto":
+        assert desc.last_direction == {"pull": "dot", "push": "gustavson"}[direction]
     assert_matches(from_matrix(Cg), [ref.writeback(C0, t, mask.spec(), accum, replace)
                                      for t in Ts],
                    tol=tolerance(odt, summing), what=f"mxm {name} mask={mask.kind}")
