@@ -19,6 +19,10 @@ _DEFAULTS: dict[str, Any] = {
     # mask's rows), times this weight (a saxpy's scattered accumulator costs more per
     # product than a dot's merge), is smaller than the dot's (Σ of merge lengths)
     "mxm_saxpy_weight": 4.0,
+    # saxpy mxm on the GPU and the generic (array-primitive) mxm expand at most this many
+    # products at a time (gblas.formats.chunks); 0 = auto: 2**24 on the CPU, on a GPU what
+    # the free device memory allows (128 bytes a product, 2**20 to 2**28)
+    "mxm_chunk_products": 0,
     # vectors whose density rises above this are stored as bitmaps, below it as sparse
     "bitmap_density": 0.05,
     # BFS direction rule (LAGraph), used by gblas.algorithms.bfs

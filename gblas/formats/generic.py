@@ -1,6 +1,7 @@
 """Generic kernels on CSR written with array primitives (NumPy or CuPy): expand the
 products, then fold them per output with the monoid. Any semiring, user-defined ones too;
-the end of the dispatch fallback chain."""
+the end of the dispatch fallback chain. mxm expands bounded chunks of products at a time
+(gblas.formats.chunks), so a masked product never forms the unmasked one."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 from ..backend import keys as E
 from ..backend.registry import MxmCall, MxvCall, register_kernel
 from ..semirings.model import KernelSemiring
+from . import chunks
 from .coo.container import COO
 from .csr.container import CSR
 from .csr.convert import csr_from_keys, csr_keys
@@ -73,43 +75,66 @@ def mxv_coo(call: MxvCall) -> VecData:
     return _mxv_expand_reduce(call, coo.rows, coo.cols, coo.full_values)
 
 
-def mxm_generic(A: CSR, B: CSR, ks: KernelSemiring, allowed: Any = None) -> CSR:  # noqa: N803
-    """C = A ⊕.⊗ B by expanding every product (Gustavson's row-by-row order)."""
-    xp = A.xp
-    counts = (B.indptr[1:] - B.indptr[:-1])[A.indices]
-    total = int(counts.sum()) if counts.shape[0] else 0
-    ncols = B.ncols
-    if total == 0:
-        from .csr.convert import empty_like_shape  # noqa: PLC0415
+def rows_of_entries(indptr: Any, e0: int, e1: int, r0: int, r1: int) -> Any:
+    """Row of each entry in [e0, e1), which lies in rows [r0, r1)."""
+    xp = E.xp_of(indptr)
+    pos = xp.arange(e0, e1, dtype=np.int64)
+    return xp.searchsorted(indptr[r0 + 1:r1 + 1], pos, side="right").astype(np.int64) + r0
 
-        return empty_like_shape(A.nrows, ncols, ks.out_type, xp)
-    a_pos = E.repeat(xp.arange(A.nnz, dtype=np.int64), counts)
-    offs = xp.arange(total, dtype=np.int64) - E.repeat(xp.cumsum(counts) - counts, counts)
-    b_pos = B.indptr[A.indices[a_pos]] + offs
-    i = A.row_ids()[a_pos]
+
+def _chunk_products(A: CSR, B: CSR, ks: KernelSemiring, c: chunks.Chunk, counts: Any,  # noqa: N803
+                    prefix: Any, mask: CSR | None, mkeys: Any, mask_comp: bool,
+                    a_vals: Any, b_vals: Any) -> tuple[Any, Any]:
+    """One chunk: expand its products in (i, k, j) order, drop those the mask forbids,
+    sort by (i, j) (stable: k order within a key) and fold each key's run."""
+    xp = A.xp
+    nc = np.int64(max(B.ncols, 1))
+    local = E.repeat(xp.arange(c.e1 - c.e0, dtype=np.int64), counts[c.e0:c.e1])
+    a_pos = local + c.e0
+    offs = xp.arange(local.shape[0], dtype=np.int64) - (prefix[a_pos] - c.p0)
+    i = rows_of_entries(A.indptr, c.e0, c.e1, c.r0, c.r1)[local]
     k = A.indices[a_pos]
+    b_pos = B.indptr[k] + offs
     j = B.indices[b_pos]
-    keys = i * np.int64(max(ncols, 1)) + j
-    if allowed is not None:
-        keep = allowed(keys)
-        keys, i, k, j, a_pos, b_pos = keys[keep], i[keep], k[keep], j[keep], a_pos[keep], \
-            b_pos[keep]
-    a = A.full_values()[a_pos] if ks.uses_left else None
-    b = B.full_values()[b_pos] if ks.uses_right else None
-    t = products(ks, a, b, i, k, j)
+    keys = i * nc + j
+    if mask is not None:  # the chunk's rows of the mask: a sorted slice of its keys
+        rows = mkeys[int(mask.indptr[c.r0]):int(mask.indptr[c.r1])]
+        keep = E.match(rows, keys)[0] != mask_comp
+        keys, i, k, j, a_pos, b_pos = (x[keep] for x in (keys, i, k, j, a_pos, b_pos))
+    if keys.shape[0] == 0:
+        return keys, xp.empty(0, dtype=ks.out_type.np_type)
+    t = products(ks, None if a_vals is None else a_vals[a_pos],
+                 None if b_vals is None else b_vals[b_pos], i, k, j)
     order = xp.argsort(keys, kind="stable")
-    keys, vals = fold(ks, keys[order], t[order])
+    return fold(ks, keys[order], t[order])
+
+
+def mxm_generic(A: CSR, B: CSR, ks: KernelSemiring, mask: CSR | None = None,  # noqa: N803
+                mask_comp: bool = False) -> CSR:
+    """C = A ⊕.⊗ B (only where ``mask``, a CSR pattern, allows: (j in row i) != mask_comp)
+    by expanding the products of bounded chunks of A's entries (Gustavson's order, see
+    gblas.formats.chunks): the working arrays hold at most the budget's products."""
+    xp = A.xp
+    ncols = B.ncols
+    counts = chunks.entry_products(A.indptr, A.indices, B.indptr,
+                                   None if mask is None else mask.indptr, mask_comp)
+    prefix, plan = chunks.plan(A.indptr, counts, chunks.budget(xp))
+    mkeys = None if mask is None else csr_keys(mask)
+    a_vals = A.full_values() if ks.uses_left else None
+    b_vals = B.full_values() if ks.uses_right else None
+    merger = chunks.ChunkMerger(xp, ncols, lambda kk, vv: fold(ks, kk, vv))
+    for c in plan:
+        keys, vals = _chunk_products(A, B, ks, c, counts, prefix, mask, mkeys, mask_comp,
+                                     a_vals, b_vals)
+        if keys.shape[0]:
+            merger.add(c, keys, vals)
+        else:
+            merger.skip(c)
+    keys, vals = merger.result(ks.out_type.np_type)
     return csr_from_keys(A.nrows, ncols, keys, vals, ks.out_type)
 
 
 @register_kernel("mxm", "generic_expand_reduce", device="*", format="csr", traits="*",
                  fuses_mask=True, priority=-10)
 def mxm_generic_kernel(call: MxmCall) -> CSR:
-    allowed = None
-    if call.mask is not None:
-        mkeys = csr_keys(call.mask)
-
-        def allowed(keys: Any) -> Any:
-            return E.match_sorted(mkeys, keys)[0] != call.mask_comp
-
-    return mxm_generic(call.a, call.b, call.ks, allowed)
+    return mxm_generic(call.a, call.b, call.ks, call.mask, call.mask_comp)
