@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile every gblas/**/*.cu for sm_90 as a syntax/resource check (no GPU needed):
 # each file is prefixed with the generated semiring functors and followed by the
-# template instantiations its format's cuda.py lists in CHECK_INSTANCES; headers (*.cuh)
+# template instantiations listed in CHECK_INSTANCES of its folder's cuda.py or of the
+# module named after it (mxm.cu: mxm_cuda.py); headers (*.cuh)
 # are compiled through the .cu files that include them (the file's folder is on the include
 # path). Fails on a compile error or on any ptxas "spill stores"/"spill loads" > 0.
 # Usage: scripts/check_cuda.sh   (NVCC=/path/to/nvcc, ARCH=sm_90 to override)
@@ -29,11 +30,13 @@ import importlib, sys
 from pathlib import Path
 from gblas.semirings.codegen_cuda import functor_source
 src, out = Path(sys.argv[1]), sys.argv[2]
-mod = ".".join(src.parent.parts) + ".cuda"
-try:
-    inst = getattr(importlib.import_module(mod), "CHECK_INSTANCES", {}).get(src.name, [])
-except ImportError:
-    inst = []
+pkg = ".".join(src.parent.parts)
+inst = []  # from the folder's cuda.py and from a module named after the file (mxm_cuda.py)
+for mod in dict.fromkeys((pkg + ".cuda", f"{pkg}.{src.stem}_cuda")):
+    try:
+        inst += getattr(importlib.import_module(mod), "CHECK_INSTANCES", {}).get(src.name, [])
+    except ImportError:
+        pass
 lines = [functor_source(), f'#line 1 "{src}"', src.read_text(), "// instantiations"]
 lines += [f"void* gb_check_inst_{i} = (void*)&{e};" for i, e in enumerate(inst)]
 Path(out).write_text("\n".join(lines) + "\n")

@@ -87,7 +87,7 @@ def _csr_from_coo(coo: Any) -> Any:
 
 register_format(FormatSpec("csr", _csr_identity, lambda c: c,
                            ("gblas.formats.csr.kernels", "gblas.formats.generic",
-                            "gblas.formats.csr.cuda")))
+                            "gblas.formats.csr.cuda", "gblas.formats.csr.mxm_cuda")))
 register_format(FormatSpec("coo", _coo_from_csr, _csr_from_coo,
                            ("gblas.formats.coo.kernels",)))
 
