@@ -90,12 +90,20 @@ def is_scalar_index(i: Any) -> bool:
 
 
 def index_array(idx: Any, size: int, what: str = "index") -> Any:
-    """Index list/slice/array -> int64 NumPy array of positions in [0, size)."""
+    """Index list/slice/array -> int64 array of positions in [0, size): a NumPy array, or
+    a CuPy array left on its device (not bounds-checked: that would wait for the device;
+    its entries must lie in [0, size))."""
     if isinstance(idx, slice):
         return np.arange(size, dtype=np.int64)[idx]
     if idx is Ellipsis:
         return np.arange(size, dtype=np.int64)
-    arr = np.asarray(idx.get() if hasattr(idx, "get") else idx)
+    if type(idx).__module__.startswith("cupy"):
+        if idx.ndim != 1:
+            raise InvalidValue(f"{what} list must be one-dimensional, got shape {idx.shape}")
+        if idx.dtype.kind not in "iu":
+            raise InvalidValue(f"{what} list must hold integers, got dtype {idx.dtype}")
+        return idx.astype(np.int64, copy=False)
+    arr = np.asarray(idx)
     if arr.ndim != 1:
         raise InvalidValue(f"{what} list must be one-dimensional, got shape {arr.shape}")
     if arr.size == 0:

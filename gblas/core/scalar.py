@@ -1,4 +1,9 @@
-"""Scalar: one value of a GraphBLAS type, or empty."""
+"""Scalar: one value of a GraphBLAS type, or empty.
+
+A Scalar that a GPU kernel produced (``v.reduce(...).new()`` on a CUDA vector) keeps its
+value and presence on the device until the host asks for them (``.value``, ``bool``,
+``int``, ``==``, ...): an operation that takes it as an operand on the same device reads it
+there, so a loop of GraphBLAS operations need not wait for the device."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from .._device import normalize_device
+from ..backend.dense import DeviceScalar
 from ..dtypes import FP64, DataType, dtype_of_value, lookup_dtype
 from ..exceptions import EmptyObject, InvalidValue
 from .base import auto_name
@@ -25,6 +31,7 @@ class Scalar:
         self.device = normalize_device(device)
         self.name = name or auto_name("s")
         self._value: Any = None
+        self._dev: DeviceScalar | None = None  # a value still on the GPU (read lazily)
 
     @classmethod
     def from_value(cls, value: Any, dtype: Any = None, *, name: str | None = None,
@@ -34,13 +41,26 @@ class Scalar:
         s.value = value
         return s
 
+    def _host(self) -> Any:
+        """The value on the host (reads a device value once: the synchronisation point)."""
+        if self._dev is not None:
+            v, present = self._dev.read()
+            self._dev = None
+            self._value = self.dtype.cast(v) if present else None
+        return self._value
+
+    def _device_value(self) -> DeviceScalar | None:
+        """The value as a device scalar, when it is still on the GPU (not read yet)."""
+        return self._dev
+
     @property
     def value(self) -> Any:
         """The Python value, or None when empty."""
-        return self._value
+        return self._host()
 
     @value.setter
     def value(self, x: Any) -> None:
+        self._dev = None
         if x is None:
             self._value = None
             return
@@ -53,40 +73,48 @@ class Scalar:
 
     @property
     def is_empty(self) -> bool:
-        return self._value is None
+        return self._host() is None
 
     @property
     def nvals(self) -> int:
-        return 0 if self._value is None else 1
+        return 0 if self._host() is None else 1
 
     def clear(self) -> None:
         self._value = None
+        self._dev = None
 
     def dup(self, dtype: Any = None, *, name: str | None = None) -> Scalar:
         s = Scalar(dtype if dtype is not None else self.dtype, name=name, device=self.device)
-        s.value = self._value
+        if self._dev is not None and s.dtype == self.dtype:
+            s._dev = self._dev  # device arrays are never written in place: shared safely
+        else:
+            s.value = self._host()
         return s
 
     def to(self, device: str) -> Scalar:
+        dev = normalize_device(device)
         s = self.dup()
-        s.device = normalize_device(device)
+        if dev == "cpu":
+            s._host()
+        s.device = dev
         return s
 
     def isequal(self, other: Any, *, check_dtype: bool = False) -> bool:
         if isinstance(other, Scalar):
             if check_dtype and other.dtype != self.dtype:
                 return False
-            return self._value == other._value
-        return self._value == other
+            return self._host() == other._host()
+        return self._host() == other
 
     def isclose(self, other: Any, *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
                 check_dtype: bool = False) -> bool:
         ov = other.value if isinstance(other, Scalar) else other
         if check_dtype and isinstance(other, Scalar) and other.dtype != self.dtype:
             return False
-        if self._value is None or ov is None:
-            return self._value is None and ov is None
-        return bool(np.isclose(self._value, ov, rtol=rel_tol, atol=abs_tol))
+        mine = self._host()
+        if mine is None or ov is None:
+            return mine is None and ov is None
+        return bool(np.isclose(mine, ov, rtol=rel_tol, atol=abs_tol))
 
     def __call__(self, *args: Any, accum: Any = None, desc: Any = None) -> Updater:
         _, accum = parse_call_args(args, None, accum)
@@ -99,7 +127,17 @@ class Scalar:
         Updater(self).update(rhs)
 
     def _write(self, res: Result, mask: Any, accum: Any, replace: bool) -> None:
-        value, present = res.data
+        data = res.data
+        if isinstance(data, DeviceScalar):
+            if accum is None or (self._dev is None and self._value is None):
+                if data.dtype != self.dtype:  # cast on the device: no read
+                    data = DeviceScalar(data.value.astype(self.dtype.np_type), data.present,
+                                        self.dtype)
+                self._value, self._dev = None, data
+                return
+            data = data.read()  # accumulating into a value: on the host
+        value, present = data
+        self._host()
         if not present:
             if accum is None:
                 self._value = None
@@ -114,12 +152,13 @@ class Scalar:
         self.value = value.item() if hasattr(value, "item") else value
 
     def _as_expression(self) -> Expression:
-        data = (self._value, self._value is not None)
+        data: Any = self._dev if self._dev is not None else (self._value,
+                                                             self._value is not None)
         return Expression("identity", 0, (), self.dtype, self.device,
                           lambda mask, desc: Result(data), (self,))
 
     def _require(self) -> Any:
-        if self._value is None:
+        if self._host() is None:
             raise EmptyObject(f"scalar {self.name} is empty")
         return self._value
 
@@ -135,7 +174,8 @@ class Scalar:
         return int(self._require())
 
     def __bool__(self) -> bool:
-        return bool(self._value) if self._value is not None else False
+        v = self._host()
+        return bool(v) if v is not None else False
 
     def __eq__(self, other: object) -> bool:  # type: ignore[override]
         return self.isequal(other)
@@ -143,7 +183,7 @@ class Scalar:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f'gblas.Scalar("{self.name}" value={self._value!r} dtype={self.dtype})'
+        return f'gblas.Scalar("{self.name}" value={self._host()!r} dtype={self.dtype})'
 
 
 def scalar_value_expression(value: Any, device: str) -> Expression:

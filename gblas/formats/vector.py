@@ -1,5 +1,10 @@
 """Vector storage: ``sparse`` (sorted indices + values), ``bitmap`` (presence bits + values)
-or ``full`` (values only). The objects layer converts between them automatically."""
+or ``full`` (values only). The objects layer converts between them automatically.
+
+On a GPU the number of entries of a bitmap is lazy: a kernel leaves it unknown (or as a
+count on the device, ``_count``), and only reading ``nvals`` waits for the device. So
+``normalized()`` keeps the storage a kernel produced when the count is not known yet: the
+next operation reads the bitmap as it is, and no operation synchronises with the host."""
 
 from __future__ import annotations
 
@@ -28,6 +33,9 @@ class VecData:
     # True when no other object holds these arrays: the write-back may then update a
     # bitmap in place instead of copying it (BFS levels: O(frontier) per level, not O(n))
     exclusive: bool = field(default=False, repr=False)
+    # the number of entries as a 1-element device array (a kernel counted them; reading
+    # it is one small copy to the host), when ``_nvals`` is not known yet
+    _count: Any = field(default=None, repr=False)
 
     # ---------------------------------------------------------------- constructors
     @staticmethod
@@ -41,8 +49,8 @@ class VecData:
 
     @staticmethod
     def bitmap(size: int, dtype: DataType, bits: Any, values: Any,
-               nvals: int | None = None) -> VecData:
-        return VecData(size, dtype, BITMAP, values, bits=bits, _nvals=nvals)
+               nvals: int | None = None, count: Any = None) -> VecData:
+        return VecData(size, dtype, BITMAP, values, bits=bits, _nvals=nvals, _count=count)
 
     @staticmethod
     def full(size: int, dtype: DataType, values: Any) -> VecData:
@@ -54,9 +62,29 @@ class VecData:
         return _xp_of(self.values)
 
     @property
+    def on_device(self) -> bool:
+        """The arrays are CuPy's (reading a count from them waits for the device)."""
+        return type(self.values).__module__.startswith("cupy")
+
+    @property
     def nvals(self) -> int:
+        """The number of entries (on a GPU: the one place that waits for the device)."""
         if self._nvals is None:
-            self._nvals = int(self.bits.sum())
+            if self._count is not None:
+                self._nvals = int(self._count.get().reshape(-1)[0])
+            elif self.on_device:
+                self._nvals = int(self.xp.count_nonzero(self.bits))
+            else:
+                self._nvals = int(np.count_nonzero(self.bits))
+            self._count = None
+        return self._nvals
+
+    @property
+    def known_nvals(self) -> int | None:
+        """The number of entries if it is known without waiting for a device, else None
+        (a CPU bitmap is counted: that costs no synchronisation)."""
+        if self._nvals is None and not self.on_device:
+            return self.nvals
         return self._nvals
 
     # ---------------------------------------------------------------- conversions
@@ -118,11 +146,16 @@ class VecData:
             return self
         with np.errstate(invalid="ignore", over="ignore"):  # bitmap slots hold garbage
             vals = self.values.astype(dtype.np_type)
-        return VecData(self.size, dtype, self.kind, vals, self.indices, self.bits, self._nvals)
+        return VecData(self.size, dtype, self.kind, vals, self.indices, self.bits, self._nvals,
+                       _count=self._count)
 
     def normalized(self) -> VecData:
-        """The same entries in the storage their density calls for."""
-        n, nv = self.size, self.nvals
+        """The same entries in the storage their density calls for; on a GPU, while the
+        count is not known, the storage the kernel produced (no synchronisation)."""
+        nv = self.known_nvals
+        if nv is None:
+            return self
+        n = self.size
         if n > 0 and nv == n:
             if self.kind == FULL:
                 return self
@@ -156,9 +189,11 @@ class VecData:
     def to(self, device: str) -> VecData:
         from .._device import move_array  # noqa: PLC0415
 
+        # a count is free on the host and read anyway when the data comes to the host
+        nvals = self.nvals if device == "cpu" or not self.on_device else self._nvals
         return VecData(self.size, self.dtype, self.kind, move_array(self.values, device),
                        move_array(self.indices, device), move_array(self.bits, device),
-                       self._nvals)
+                       nvals)
 
     def nbytes(self) -> int:
         total = self.values.nbytes

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..backend import keys as E
+from ..backend.dense import DenseT, DeviceScalar
 from ..core.expr import Expression, Result
 from ..dtypes import DataType, dtype_of_value
 from ..exceptions import DomainMismatch, InvalidValue
@@ -17,10 +18,15 @@ from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, UnaryOp
 from .plan import record
 
 
-def _scalar(x: Any) -> tuple[Any, DataType]:
+def _scalar(x: Any, device: str = "cpu") -> tuple[Any, DataType]:
+    """(value, type) of a bound scalar. A Scalar that a GPU kernel produced stays on the
+    device (a :class:`DeviceScalar`, read by the kernel) when the operand is on it too."""
     from ..core.scalar import Scalar  # noqa: PLC0415
 
     if isinstance(x, Scalar):
+        dev = x._device_value()
+        if dev is not None and device != "cpu":
+            return dev, x.dtype
         if x.is_empty:
             raise InvalidValue("cannot bind an empty Scalar")
         return x.value, x.dtype
@@ -52,11 +58,15 @@ def _values_and_positions(obj: Any) -> tuple[Any, Any, Any, Any]:
 def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Expression:
     if isinstance(op, Monoid):
         op = op.binaryop
+    kind: str
+    s: Any = None
+    domain: DataType | None = None
     if isinstance(op, UnaryOp):
         if left is not None or right is not None:
             raise InvalidValue(f"unary operator {op!r} takes no left=/right= scalar")
         domain = op.domain(obj.dtype)
         out = op.return_type(obj.dtype)
+        kind = "unary"
 
         def fn(vals: Any, i: Any, j: Any) -> Any:
             if op.positional:
@@ -68,21 +78,23 @@ def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Exp
             raise InvalidValue(
                 f"binary operator {op!r} needs exactly one bound scalar: left= or right="
             )
-        s, sdt = _scalar(left if left is not None else right)
+        s, sdt = _scalar(left if left is not None else right, obj.device)
         domain = op.domain(sdt, obj.dtype) if left is not None else op.domain(obj.dtype, sdt)
         out = op.return_type(domain, domain)
+        kind = "bind1st" if left is not None else "bind2nd"
 
         def fn(vals: Any, i: Any, j: Any) -> Any:
             xp = E.xp_of(vals)
-            sv = xp.full(vals.shape[0], s, dtype=domain.np_type)
+            sv = xp.full(vals.shape[0], _host(s), dtype=domain.np_type)
             a, b = (sv, vals) if left is not None else (vals, sv)
             return E.binary_values(op, a, b, domain, out, i, j)
     elif isinstance(op, IndexUnaryOp):
-        thunk = 0 if right is None else _scalar(right)[0]
+        s = 0 if right is None else _scalar(right, obj.device)[0]
         out = op.return_type(obj.dtype)
+        kind = "index"
 
         def fn(vals: Any, i: Any, j: Any) -> Any:
-            return E.xp_of(vals).asarray(op.np_func(vals, i, j, thunk)).astype(out.np_type)
+            return E.xp_of(vals).asarray(op.np_func(vals, i, j, _host(s))).astype(out.np_type)
     else:
         raise DomainMismatch(
             f"apply needs a UnaryOp, BinaryOp (with left=/right=) or IndexUnaryOp, got {op!r}"
@@ -91,6 +103,12 @@ def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Exp
     value_only = not (getattr(op, "positional", None) or isinstance(op, IndexUnaryOp))
 
     def compute(mask: Any, desc: Any) -> Result:
+        if obj.ndim == 1 and (obj._data.kind != "sparse" or obj._data.on_device):
+            from .writeback import dense_operand  # noqa: PLC0415
+
+            record(desc, "apply", "apply_dense")
+            return Result(DenseT(obj.size, out, kind, a=dense_operand(obj._data), op=op,
+                                 domain=domain, scalar=s))
         if obj.ndim == 2 and value_only and obj._csr().is_iso:
             # iso matrix: f of the one value; the structure is shared, not copied
             csr = obj._csr()
@@ -104,3 +122,13 @@ def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Exp
         return Result(rebuild(fn(vals, i, j), out))
 
     return Expression("apply", obj.ndim, obj.shape, out, obj.device, compute, (obj,))
+
+
+def _host(s: Any) -> Any:
+    """A bound scalar as a host value (a device scalar is read: array-primitive paths)."""
+    if isinstance(s, DeviceScalar):
+        v, present = s.read()
+        if not present:
+            raise InvalidValue("cannot bind an empty Scalar")
+        return v
+    return s

@@ -2,7 +2,11 @@
 
 T is C with the region I (× J) replaced by the operand (accumulated into C's region when
 ``accum`` is given); the write-back then applies the mask over the whole of C. Duplicate
-indices: the last one wins.
+indices (SuiteSparse's semantics, which LAGraph's FastSV relies on): without ``accum`` the
+last occurrence wins; with ``accum`` every occurrence is folded in turn into the target,
+``z = accum(z, u(p))``. Vector assigns on dense storage or on a GPU scatter into C's bitmap
+(:mod:`gblas.backend.scatter`); an index list may be a device array for a GPU vector (it
+stays there; it is not bounds-checked, which would need a read).
 """
 
 from __future__ import annotations
@@ -13,18 +17,22 @@ import numpy as np
 
 from .._device import move_array, same_device
 from ..backend import keys as E
+from ..backend.dense import DenseT, DeviceScalar
+from ..backend.scatter import scatter
 from ..core.base import index_array, is_scalar_index, normalize_index
 from ..core.expr import Expression
 from ..core.mask import Mask
 from ..exceptions import DimensionMismatch, InvalidObject, InvalidValue
 from ..formats.csr.convert import csr_from_keys, csr_keys
-from ..formats.vector import SPARSE, VecData
+from ..formats.vector import BITMAP, SPARSE, VecData
 from ..semirings.model import BinaryOp
 from .plan import record
 from .writeback import (
+    dense_operand,
     fill_under_mask,
     vector_mask_bits,
     vector_mask_keys,
+    writeback_fused,
     writeback_matrix,
     writeback_vector,
 )
@@ -46,13 +54,17 @@ class AssignTarget:
                     self.desc)
 
 
-def _operand(value: Any) -> tuple[str, Any]:
-    """('scalar', python value) or ('vector'|'matrix', object)."""
+def _operand(value: Any, device: str = "cpu") -> tuple[str, Any]:
+    """('scalar', python value or DeviceScalar) or ('vector'|'matrix', object). A Scalar
+    still on the GPU stays there when the output is on a GPU (the kernel reads it; an empty
+    one assigns no entries)."""
     from ..core.scalar import Scalar  # noqa: PLC0415
 
     if isinstance(value, Expression):
         value = value.new()
     if isinstance(value, Scalar):
+        if value._device_value() is not None and device != "cpu":
+            return "scalar", value._device_value()
         if value.is_empty:
             raise InvalidValue("cannot assign an empty Scalar")
         return "scalar", value.value
@@ -78,7 +90,9 @@ def _last_wins(keys: Any, vals: Any) -> tuple[Any, Any]:
 
 
 def _vector_index(parent: Any, index: Any) -> Any:
-    if index is None:
+    """None for the whole vector (``[:]``, ``[...]``), else int64 positions."""
+    if index is None or index is Ellipsis or (
+            isinstance(index, slice) and index == slice(None)):
         return None
     if is_scalar_index(index):
         return np.asarray([normalize_index(index, parent.size)], dtype=np.int64)
@@ -110,7 +124,7 @@ def _matrix_index(parent: Any, index: Any) -> tuple[Any, Any, str]:
 
 def assign_expr(parent: Any, index: Any, value: Any, mask: Mask | None,
                 accum: BinaryOp | None, replace: bool, desc: Any) -> None:
-    kind, operand = _operand(value)
+    kind, operand = _operand(value, parent.device)
     if kind != "scalar":
         same_device(parent, operand, what="output and assigned operand")
     if parent.ndim == 1:
@@ -135,40 +149,88 @@ def _region_update(ck: Any, cv: Any, in_region: Any, nk: Any, nv: Any,
 
 def _assign_vector(v: Any, I: Any, kind: str, operand: Any, mask: Mask | None,  # noqa: N803
                    accum: BinaryOp | None, replace: bool) -> None:
-    xp = E.xp_of(v._data.values)
     out = v.dtype
     data: VecData = v._data
     if kind == "matrix":
         raise DimensionMismatch("cannot assign a Matrix into a Vector")
-    if I is None and kind == "scalar" and mask is not None and not mask.complement:
-        if accum is None and not replace and mask.parent._data.kind != SPARSE:
-            v._data = fill_under_mask(data, vector_mask_bits(mask), out.cast(operand))
-            return
-        # every masked-in position gets the scalar: build T on the mask's keys only
-        keys = vector_mask_keys(mask)
-        vals = xp.full(keys.shape[0], operand, dtype=out.np_type)
-        T = VecData.sparse(v.size, out, keys, vals)  # noqa: N806
-        v._data = writeback_vector(data, T, mask, accum, replace, mask_applied=True)
-        return
+    if kind == "vector" and operand.size != (v.size if I is None else I.shape[0]):
+        raise DimensionMismatch(
+            f"assign: {v.size if I is None else I.shape[0]} indices but the vector operand "
+            f"has size {operand.size}"
+        )
     if I is None:
-        I = np.arange(v.size, dtype=np.int64)  # noqa: N806
+        v._data = _assign_all(data, kind, operand, mask, accum, replace)
+        return
     Id = move_array(I, v.device)  # noqa: N806
-    if kind == "scalar":
-        nk = E.sorted_unique(Id)
-        nv = xp.full(nk.shape[0], out.cast(operand), dtype=out.np_type)
+    if kind == "scalar" and isinstance(operand, DeviceScalar):
+        u: tuple[Any, Any] = (data.xp.broadcast_to(operand.present, Id.shape).copy(),
+                              data.xp.broadcast_to(operand.value, Id.shape).copy())
+        u_dtype = operand.dtype
+    elif kind == "scalar":
+        u, u_dtype = (None, data.xp.full(Id.shape[0], out.cast(operand), dtype=out.np_type)), out
     else:
-        if operand.size != I.shape[0]:
-            raise DimensionMismatch(
-                f"assign: {I.shape[0]} indices but the vector operand has size {operand.size}"
-            )
-        uk, uv = operand._data.as_sparse()
-        nk, nv = _last_wins(Id[uk], uv)
-    region = E.sorted_unique(Id)
+        u, u_dtype = dense_operand(operand._data), operand.dtype
+    region = None
+    if not data.on_device and data.kind == SPARSE:
+        region = E.sorted_unique(Id)
+        if accum is None or region.shape[0] == Id.shape[0]:
+            # few entries and no duplicate to fold: merge sorted lists, O(nnz)
+            T = _region_sorted(data, Id, region, u, accum, out)  # noqa: N806
+            v._data = writeback_vector(data, T, mask, None, replace)
+            return
+    # T = C with the region scattered in: C's own arrays when nothing else needs them
+    if mask is None and data.exclusive and data.kind == BITMAP:
+        tb, tv = data.bits, data.values
+    else:
+        cb, cv = dense_operand(data)
+        tb = data.xp.ones(v.size, dtype=bool) if cb is None else cb.copy()
+        tv = cv.astype(out.np_type, copy=True)
+    scatter(tb, tv, Id, u, accum, out, u_dtype)
+    T = VecData.bitmap(v.size, out, tb, tv)  # noqa: N806
+    T.exclusive = True
+    v._data = writeback_vector(data, T, mask, None, replace)
+
+
+def _assign_all(data: VecData, kind: str, operand: Any, mask: Mask | None,
+                accum: BinaryOp | None, replace: bool) -> VecData:
+    """``w(mask, accum, replace)[:] << u`` / ``<< s``: the standard write-back of u, or of
+    the scalar everywhere (one fused pass)."""
+    out = data.dtype
+    if kind == "vector":
+        src: VecData = operand._data
+        src.exclusive = False  # the result may share these arrays
+        return writeback_vector(data, src, mask, accum, replace)
+    if not data.on_device and mask is not None and not mask.complement \
+            and not isinstance(operand, DeviceScalar):
+        if accum is None and not replace and mask.parent._data.kind != SPARSE:
+            return fill_under_mask(data, vector_mask_bits(mask), out.cast(operand))
+        if mask.parent._data.kind == SPARSE:
+            # every masked-in position gets the scalar: T on the mask's keys only
+            keys = vector_mask_keys(mask)
+            vals = data.xp.full(keys.shape[0], operand, dtype=out.np_type)
+            T = VecData.sparse(data.size, out, keys, vals)  # noqa: N806
+            return writeback_vector(data, T, mask, accum, replace, mask_applied=True)
+    s = operand if isinstance(operand, DeviceScalar) else out.cast(operand)
+    return writeback_fused(data, DenseT(data.size, out, "scalar", scalar=s), mask, accum,
+                           replace)
+
+
+def _region_sorted(data: VecData, Id: Any, region: Any, u: tuple[Any, Any],  # noqa: N803
+                   accum: BinaryOp | None, out: Any) -> VecData:
+    """T for a sparse C (CPU) on sorted keys: C outside the region; inside it the last
+    occurrence of each index (no accum), or C accumulated with the operand (no duplicates
+    then)."""
+    xp = data.xp
+    ub, uv = u
+    nk, pos = _last_wins(Id, xp.arange(Id.shape[0], dtype=np.int64))
+    if ub is not None:
+        keep = ub[pos]
+        nk, pos = nk[keep], pos[keep]
+    nv = uv[pos]
     ck, cv = data.as_sparse()
     in_region = E.match_sorted(region, ck)[0]
     tk, tv = _region_update(ck, cv, in_region, nk, nv, accum, out, None)
-    T = VecData.sparse(v.size, out, tk, tv)  # noqa: N806
-    v._data = writeback_vector(data, T, mask, None, replace)
+    return VecData.sparse(data.size, out, tk, tv)
 
 
 def _assign_matrix_masked_scalar(A: Any, value: Any, mask: Mask,  # noqa: N803
@@ -192,13 +254,10 @@ def _assign_matrix(A: Any, I: Any, J: Any, region: str, kind: str,  # noqa: N803
     nc = np.int64(max(A.ncols, 1))
     Id, Jd = move_array(I, A.device), move_array(J, A.device)  # noqa: N806
     if kind == "scalar":
-        if Id.shape[0] * Jd.shape[0] > 0:
-            rr = xp.repeat(E.sorted_unique(Id), E.sorted_unique(Jd).shape[0])
-            cc = xp.tile(E.sorted_unique(Jd), E.sorted_unique(Id).shape[0])
-            nk = rr * nc + cc
-        else:
-            nk = xp.empty(0, dtype=np.int64)
-        nv = xp.full(nk.shape[0], out.cast(operand), dtype=out.np_type)
+        # one occurrence per position of the region, in its row-major order
+        keys = xp.repeat(Id, Jd.shape[0]) * nc + xp.tile(Jd, Id.shape[0])
+        uvals = xp.full(keys.shape[0], out.cast(operand), dtype=out.np_type)
+        u_dtype = out
     elif operand.ndim == 1:
         if region not in ("row", "col"):
             raise DimensionMismatch(
@@ -210,9 +269,9 @@ def _assign_matrix(A: Any, I: Any, J: Any, region: str, kind: str,  # noqa: N803
                 f"assign: {along.shape[0]} indices but the vector operand has size "
                 f"{operand.size}"
             )
-        uk, uv = operand._data.as_sparse()
+        uk, uvals = operand._data.as_sparse()
         keys = Id[0] * nc + Jd[uk] if region == "row" else Id[uk] * nc + Jd[0]
-        nk, nv = _last_wins(keys, uv)
+        u_dtype = operand.dtype
     else:
         if operand.shape != (I.shape[0], J.shape[0]):
             raise DimensionMismatch(
@@ -221,16 +280,44 @@ def _assign_matrix(A: Any, I: Any, J: Any, region: str, kind: str,  # noqa: N803
             )
         oc = operand._csr()
         keys = Id[oc.row_ids()] * nc + Jd[oc.indices]
-        nk, nv = _last_wins(keys, oc.full_values())
+        uvals = oc.full_values()
+        u_dtype = operand.dtype
+    ck, cv = csr_keys(csr), csr.full_values()
+    if accum is not None:
+        nk = E.sorted_unique(keys)
+        if nk.shape[0] < keys.shape[0]:
+            # duplicate targets: fold each occurrence in turn, starting from C's entry
+            A._set(writeback_matrix(csr, _fold_duplicates(ck, cv, keys, nk, uvals, accum,
+                                                          out, u_dtype, A),
+                                    mask, None, replace))
+            return
+    nk, nv = _last_wins(keys, uvals)
     in_i = xp.zeros(A.nrows, dtype=bool)
     in_j = xp.zeros(A.ncols, dtype=bool)
     in_i[Id] = True
     in_j[Jd] = True
-    ck, cv = csr_keys(csr), csr.full_values()
     in_region = in_i[csr.row_ids()] & in_j[csr.indices]
     tk, tv = _region_update(ck, cv, in_region, nk, nv, accum, out, A.ncols)
     T = csr_from_keys(A.nrows, A.ncols, tk, tv, out)  # noqa: N806
     A._set(writeback_matrix(csr, T, mask, None, replace))
+
+
+def _fold_duplicates(ck: Any, cv: Any, keys: Any, nk: Any, uvals: Any,  # noqa: PLR0913
+                     accum: BinaryOp, out: Any, u_dtype: Any, A: Any) -> Any:  # noqa: N803
+    """T of a matrix assign with accum and duplicate targets: the targets (sorted unique
+    keys ``nk``) numbered densely, C's entries there loaded, every occurrence folded in
+    order (:func:`scatter`), then merged with C's other entries (which accum keeps)."""
+    xp = E.xp_of(keys)
+    cid = xp.searchsorted(nk, keys)
+    found, pos = E.match(ck, nk)
+    bits = found.copy()
+    vals = xp.zeros(nk.shape[0], dtype=out.np_type)
+    vals[found] = cv[pos[found]].astype(out.np_type, copy=False)
+    scatter(bits, vals, cid, (None, uvals), accum, out, u_dtype)
+    untouched = ~E.match_sorted(nk, ck)[0]
+    tk, tv = E.merge_disjoint(ck[untouched], cv[untouched].astype(out.np_type, copy=False),
+                              nk, vals)
+    return csr_from_keys(A.nrows, A.ncols, tk, tv, out)
 
 
 def delete_element(obj: Any, pos: tuple[int, ...]) -> None:

@@ -6,8 +6,10 @@ from typing import Any
 
 import numpy as np
 
+from .. import _config
 from .._device import same_device
 from ..backend import keys as E
+from ..backend.dense import DenseT
 from ..core.expr import Expression, Result
 from ..dtypes import DataType
 from ..exceptions import DimensionMismatch, DomainMismatch
@@ -75,6 +77,15 @@ def ewise_values(name: str, a: Any, b: Any, op: BinaryOp, out: DataType) -> tupl
     return fn(ka, va, kb, vb, op, out, ncols)
 
 
+def use_dense(*datas: VecData) -> bool:
+    """Element-wise work on vectors goes through the dense (bitmap/full) kernels on a GPU
+    (sorted merges would need counts on the host) and on the CPU when an operand is dense
+    or the operands together are (a sorted merge pays only below the bitmap density)."""
+    if any(d.kind != SPARSE or d.on_device for d in datas):
+        return True
+    return sum(d.nvals for d in datas) > _config.get("bitmap_density") * datas[0].size
+
+
 def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
     bop = _as_binary(op, name)
     if getattr(b, "ndim", None) != a.ndim:
@@ -86,14 +97,27 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
         raise DimensionMismatch(f"{name}: shapes {a.shape} and {b.shape} differ")
     dev = same_device(a, b)
     out = bop.return_type(a.dtype, b.dtype)
+    if a.ndim == 1:
+        domain = bop.domain(a.dtype, b.dtype)
+        kind = "add" if name == "ewise_add" else "mult"
+
+        def compute_v(mask: Any, desc: Any) -> Result:
+            da, db = a._data, b._data
+            if use_dense(da, db):
+                record(desc, name, f"{name}_dense")
+                from .writeback import dense_operand  # noqa: PLC0415
+
+                return Result(DenseT(da.size, out, kind, a=dense_operand(da),
+                                     b=dense_operand(db), op=bop, domain=domain))
+            keys, vals = ewise_values(name, a, b, bop, out)
+            record(desc, name, f"{name}_sorted_merge")
+            return Result(VecData.sparse(a.size, out, keys, vals).normalized())
+
+        return Expression(name, 1, a.shape, out, dev, compute_v, (a, b))
 
     def compute(mask: Any, desc: Any) -> Result:
         keys, vals = ewise_values(name, a, b, bop, out)
-        dense = a.ndim == 1 and name == "ewise_mult" and (
-            a._data.kind != SPARSE or b._data.kind != SPARSE)
-        record(desc, name, f"{name}_{'bitmap_lookup' if dense else 'sorted_merge'}")
-        if a.ndim == 1:
-            return Result(VecData.sparse(a.size, out, keys, vals).normalized())
+        record(desc, name, f"{name}_sorted_merge")
         return Result(csr_from_keys(a.nrows, a.ncols, keys, vals, out))
 
     return Expression(name, a.ndim, a.shape, out, dev, compute, (a, b))

@@ -88,7 +88,21 @@ class MatrixIndexExpr(_AssignableMixin, Expression):
 
 def vector_extract(v: Any, I: Any) -> VectorIndexExpr:  # noqa: N803
     def compute(mask: Any, desc: Any) -> Result:
-        idx, vals = v._data.as_sparse()
+        data: VecData = v._data
+        if data.on_device or data.kind != "sparse":
+            # a gather from the dense view: O(len(I)), no count (nothing read on a GPU)
+            from .writeback import dense_operand  # noqa: PLC0415
+
+            Id = move_array(I, v.device)  # noqa: N806
+            bits, vals = dense_operand(data)
+            record(desc, "extract", "extract_gather")
+            if bits is None:
+                res = VecData.full(len(I), v.dtype, vals[Id])
+            else:
+                res = VecData.bitmap(len(I), v.dtype, bits[Id], vals[Id])
+            res.exclusive = True
+            return Result(res.normalized())
+        idx, vals = data.as_sparse()
         Id = move_array(I, v.device)  # noqa: N806
         found, pos = E.match(idx, Id)
         xp = E.xp_of(idx)

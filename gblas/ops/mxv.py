@@ -14,7 +14,7 @@ from ..core.descriptor import Descriptor
 from ..core.expr import Expression, Result
 from ..core.mask import Mask
 from ..exceptions import DimensionMismatch, NotImplementedForFormat
-from ..formats.vector import VecData
+from ..formats.vector import SPARSE, VecData
 from ..semirings.model import KernelSemiring, resolve_semiring
 from .dispatch import MxvCall, find_kernel, formats_for, semiring_traits
 from .plan import choose_direction, record
@@ -67,6 +67,17 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
     def compute(mask: Any, desc: Any) -> Result:
         from ..backend import keys as E  # noqa: PLC0415
 
+        if u._data.on_device:  # T = u .* v, then its reduction: both on the device
+            from ..backend import dense  # noqa: PLC0415
+            from .reduce import reduce_dense_values  # noqa: PLC0415
+            from .writeback import dense_operand  # noqa: PLC0415
+
+            T = dense.DenseT(u.size, ks.out_type, "mult", a=dense_operand(u._data),  # noqa: N806
+                             b=dense_operand(v._data), op=ks.mult, domain=ks.domain)
+            bits, vals = dense.run(T, None, ks.out_type, None, None, False)
+            res = reduce_dense_values(ks.add, bits, vals, ks.out_type)
+            if res is not None:
+                return res
         keys, vals = ewise_values("ewise_mult", u, v, ks.mult, ks.out_type)
         if keys.shape[0] == 0:
             return Result((None, False))
@@ -88,6 +99,9 @@ def _base_format(M: Any, desc: Descriptor | None) -> str:  # noqa: N803
     owner = getattr(M, "_matrix", M)
     return owner.format.split("(")[0]
 
+
+# below this many entries + rows an mxv on the CPU runs on one Numba thread
+_SERIAL_WORK = 1 << 16
 
 # formats that store the pattern only and read every entry as 1
 _VALUELESS = frozenset({"slimsell"})
@@ -113,8 +127,17 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
     xdata: VecData = x._data
     transposed_view = M is not getattr(M, "_matrix", M)
     state = getattr(M, "_last_direction", {})
-    direction = choose_direction(state.get(transposed_view, "push"), xdata.nvals, xdata.size,
-                                 desc)
+    # a GPU vector's count may not be known without a read: its storage is then the
+    # density signal (a bitmap is dense: pull)
+    nv = xdata.known_nvals
+    direction = choose_direction(state.get(transposed_view, "push"),
+                                 xdata.size if nv is None else nv, xdata.size, desc)
+    forced = desc is not None and desc.direction != "auto"
+    if direction == "push" and xdata.on_device and not forced and (
+            xdata.kind != SPARSE or not ks.is_any):
+        # a GPU push scatters a sparse frontier with first-claim atomics (the any monoid);
+        # other monoids would sort the products and read their count: pull reads nothing
+        direction = "pull"
     if desc is not None and not desc.early_exit:
         ks = replace(ks, has_terminal=False)
     fmt = _base_format(M, desc)
@@ -147,7 +170,14 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
         mask_comp=bool(mask.complement) if fuse else False,
         early_exit=desc.early_exit if desc is not None else True,
     )
-    T = reg.func(call)  # noqa: N806
+    if xdata.on_device:
+        T = reg.func(call)  # noqa: N806
+    else:
+        from ..formats.csr.cpu import threads_for  # noqa: PLC0415
+
+        # small products on one thread: waking the pool costs more than the work
+        with threads_for(int(getattr(rep, "nnz", 1 << 30)) + M.nrows, _SERIAL_WORK):
+            T = reg.func(call)  # noqa: N806
     if isinstance(state, dict):
         state[transposed_view] = used_direction
     record(desc, opname, reg.name, used_direction, fmt)

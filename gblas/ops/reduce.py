@@ -10,10 +10,21 @@ from .. import _config
 from ..backend import keys as E
 from ..core.expr import Expression, Result
 from ..exceptions import EmptyObject
-from ..formats.vector import VecData
+from ..formats.vector import BITMAP, VecData
 from ..semirings.model import monoid
 from .plan import record
 from .validate import as_monoid
+
+
+def reduce_dense_values(m: Any, bits: Any, vals: Any, out: Any) -> Result | None:
+    """A GPU reduction left on the device (no read); None where the monoid has no CUDA
+    form or the arrays are on the host."""
+    if E.xp_of(vals) is np:
+        return None
+    from ..backend.reduce_cuda import reduce_dense  # noqa: PLC0415
+
+    ds = reduce_dense(m, bits, vals, out)
+    return None if ds is None else Result(ds)
 
 
 def reduce_vector_expr(v: Any, op: Any, allow_empty: bool = True) -> Expression:
@@ -22,7 +33,18 @@ def reduce_vector_expr(v: Any, op: Any, allow_empty: bool = True) -> Expression:
     m = m.for_domain(out)
 
     def compute(mask: Any, desc: Any) -> Result:
-        _, vals = v._data.as_sparse()
+        data: VecData = v._data
+        if data.on_device and (allow_empty or data.nvals):
+            # sparse: every stored value is present; else the bitmap's bits
+            bits = data.bits if data.kind == BITMAP else None
+            res = reduce_dense_values(m, bits, data.values, out)
+            if res is not None:
+                record(desc, "reduce", "reduce_dense")
+                return res
+        if data.kind == BITMAP and not data.on_device:
+            vals = data.values[data.bits]
+        else:
+            vals = data.as_sparse()[1]
         record(desc, "reduce", "reduce_values")
         if vals.shape[0] == 0:
             if not allow_empty:

@@ -28,8 +28,11 @@ Conventions (GraphBLAS C API unless noted)
   results must check membership rather than equality.
 - Element-wise positional operators see (i, j) = (row, col), or (index, 0) for vectors.
 - ``assign``: Z = C with Z(I, J) = A (or accum(C(I, J), A)), then the mask over the whole
-  of C. With duplicate indices in I or J the *last* occurrence wins (the C API leaves it
-  undefined); with accum each duplicate is combined with the original C entry.
+  of C. Duplicate indices in I or J (the C API leaves them undefined; this is
+  SuiteSparse's reading, which LAGraph's FastSV relies on): without accum the *last*
+  occurrence wins; with accum every present occurrence is folded in turn into the target,
+  z = accum(z, a) cast to the output type, starting from C's entry (or from a). A scalar
+  operand is one occurrence per position of the region.
 """
 
 from __future__ import annotations
@@ -457,16 +460,21 @@ def _assign(C: Dense, index_lists: list[np.ndarray], u: Any, mask: MaskSpec | No
     uv, up = _operand(u, tuple(len(ix) for ix in index_lists))
     tgt = _region(Cv.shape, index_lists)
     sv, sp = uv.ravel(), up.ravel()
-    keep = _last_wins(tgt)
-    tgt, sv, sp = tgt[keep], sv[keep], sp[keep]
-    # Z = C, with Z(region) = u, or accum(C(region), u) (a union) when accum is given.
-    if accum is None:
-        zv_region, zp_region = _cast(sv, out), sp
-    else:
-        zv_region, zp_region = _accumulate((Cv.ravel()[tgt], Cp.ravel()[tgt]), (sv, sp),
-                                           accum, out, _flat_coords(Cv.shape, tgt))
     Zv, Zp = _cast(Cv, out).ravel(), Cp.ravel().copy()
-    Zv[tgt], Zp[tgt] = zv_region, zp_region
+    if accum is None:  # Z = C, with Z(region) = u (the last occurrence of a target wins)
+        keep = _last_wins(tgt)
+        Zv[tgt[keep]], Zp[tgt[keep]] = _cast(sv[keep], out), sp[keep]
+    else:  # every present occurrence folded into its target in turn
+        op = _as_binary(accum)
+        rows, cols = _flat_coords(Cv.shape, tgt)
+        for p in np.flatnonzero(sp):
+            t = tgt[p]
+            if Zp[t]:
+                pos = (rows[p:p + 1], cols[p:p + 1])
+                Zv[t] = _cast(_binary(op, Zv[t:t + 1], sv[p:p + 1], out, _dt(uv), pos, pos),
+                              out)[0]
+            else:
+                Zv[t], Zp[t] = _cast(sv[p], out), True
     Z = (Zv.reshape(Cv.shape), Zp.reshape(Cv.shape))
     # then C<mask, replace> = Z over the whole of C
     return writeback(C, Z, mask, None, replace, out)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..backend import keys as E
+from ..backend.dense import DenseT
 from ..core.expr import Expression, Result
 from ..dtypes import BOOL
 from ..exceptions import DomainMismatch, InvalidValue
 from ..semirings.model import IndexUnaryOp, select
-from .apply import _scalar, _values_and_positions
+from .apply import _host, _scalar, _values_and_positions
 from .plan import record
 
 _SHORTHAND = {"==": "valueeq", "!=": "valuene", ">": "valuegt", ">=": "valuege",
@@ -31,11 +32,17 @@ def select_expr(obj: Any, op: Any, thunk: Any = None) -> Expression:
         raise DomainMismatch(f"select operator {op!r} does not return bool")
     if op.uses_values and thunk is None:
         raise InvalidValue(f"select operator {op!r} compares values and needs a thunk")
-    t = 0 if thunk is None else _scalar(thunk)[0]
+    t = 0 if thunk is None else _scalar(thunk, obj.device)[0]
 
     def compute(mask: Any, desc: Any) -> Result:
+        if obj.ndim == 1 and (obj._data.kind != "sparse" or obj._data.on_device):
+            from .writeback import dense_operand  # noqa: PLC0415
+
+            record(desc, "select", "select_dense")
+            return Result(DenseT(obj.size, obj.dtype, "select", a=dense_operand(obj._data),
+                                 op=op, scalar=t))
         vals, i, j, rebuild = _values_and_positions(obj)
-        keep = E.xp_of(vals).asarray(op.np_func(vals, i, j, t)).astype(bool)
+        keep = E.xp_of(vals).asarray(op.np_func(vals, i, j, _host(t))).astype(bool)
         record(desc, "select", "select_filter")
         return Result(rebuild(vals[keep], obj.dtype, keep))
 

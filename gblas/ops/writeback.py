@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from .. import _config
+from ..backend import dense
 from ..backend import keys as E
+from ..backend.dense import DenseT, MaskView
 from ..core.mask import Mask
 from ..dtypes import DataType
 from ..formats.csr.container import CSR
 from ..formats.csr.convert import csr_from_keys, csr_keys
-from ..formats.vector import BITMAP, SPARSE, VecData
+from ..formats.vector import BITMAP, FULL, SPARSE, VecData
 from ..semirings.model import BinaryOp
 
 
@@ -79,14 +79,61 @@ def writeback_entries(ck: Any, cv: Any, tk: Any, tv: Any, mask: Mask | None,
     return E.merge_disjoint(zk, zv, ck[outside], cv[outside].astype(out.np_type, copy=False))
 
 
-def writeback_vector(C: VecData, T: VecData, mask: Mask | None, accum: BinaryOp | None,
-                     replace: bool, mask_applied: bool = False) -> VecData:
+def dense_operand(data: VecData) -> dense.Operand:
+    """(bits or None when full, values) of a vector: the dense view element-wise kernels
+    read (a sparse vector's bitmap is built once and cached)."""
+    if data.kind == FULL:
+        return None, data.values
+    return data.as_bitmap()
+
+
+def mask_view(mask: Mask) -> MaskView:
+    """A vector mask as the arrays the fused kernels read."""
+    data: VecData = mask.parent._data
+    if data.kind == FULL:
+        return MaskView(None, None if mask.structure else data.values, mask.complement)
+    if mask.structure:
+        return MaskView(data.present_bits(), None, mask.complement)
+    bits, vals = data.as_bitmap()
+    return MaskView(bits, vals, mask.complement)
+
+
+def writeback_fused(C: VecData, T: DenseT, mask: Mask | None, accum: BinaryOp | None,
+                    replace: bool) -> VecData:
+    """``C⟨mask, replace⟩ = accum(C, T)`` for an element-wise T, computed with its
+    write-back in one pass (one CUDA kernel on a GPU). On a GPU C's arrays are updated in
+    place when nothing else holds them, and the result's count stays unknown (no read)."""
+    on_device = C.on_device
+    need_c = mask is not None or accum is not None
+    inplace = on_device and C.exclusive and C.kind != SPARSE
+    c = dense_operand(C) if need_c or inplace else None
+    bits, vals = dense.run(T, c, C.dtype, mask_view(mask) if mask is not None else None,
+                           accum, replace, inplace)
+    if bits is None:
+        res = VecData.full(C.size, C.dtype, vals)
+    else:
+        res = VecData.bitmap(C.size, C.dtype, bits, vals)
+    res.exclusive = on_device  # the kernel's own arrays (CPU: may be an operand's)
+    return res.normalized()
+
+
+def copy_of(T: VecData) -> DenseT:
+    """T (already computed) as the element-wise operand of a fused write-back."""
+    return DenseT(T.size, T.dtype, "copy", a=dense_operand(T))
+
+
+def writeback_vector(C: VecData, T: VecData | DenseT, mask: Mask | None,
+                     accum: BinaryOp | None, replace: bool,
+                     mask_applied: bool = False) -> VecData:
     """The new data of vector C after ``C(mask, accum, replace) << T``."""
     out = C.dtype
+    if isinstance(T, DenseT):
+        return writeback_fused(C, T, mask, accum, replace)
     if accum is None and (mask is None or (mask_applied and replace)):
         return T.astype(out).normalized()
-    if T.kind != SPARSE:
-        return _writeback_dense(C, T, mask, accum, replace, mask_applied)
+    if T.kind != SPARSE or C.on_device:
+        # dense T, or a GPU (no sorted merges: they need counts on the host)
+        return writeback_fused(C, copy_of(T), mask, accum, replace)
     if accum is None and not replace and mask is not None and not mask.complement:
         if C.kind != SPARSE:
             return _writeback_scatter(C, T, mask, mask_applied)
@@ -98,42 +145,6 @@ def writeback_vector(C: VecData, T: VecData, mask: Mask | None, accum: BinaryOp 
     keys, vals = writeback_entries(ck, cv, tk, tv, mask, accum, replace, mask_applied, out,
                                    None)
     return VecData.sparse(C.size, out, keys, vals).normalized()
-
-
-def _writeback_dense(C: VecData, T: VecData, mask: Mask | None, accum: BinaryOp | None,
-                     replace: bool, mask_applied: bool) -> VecData:
-    xp = C.xp
-    out = C.dtype
-    cb, cv = C.as_bitmap()
-    tb, tv = T.as_bitmap()
-    if accum is not None:
-        zb = cb | tb
-        both = cb & tb
-        domain = accum.domain(C.dtype, T.dtype)
-        idx = xp.arange(C.size, dtype=np.int64)
-        merged = E.binary_values(accum, cv, tv, domain, out, idx, xp.zeros_like(idx))
-        zv = xp.where(both, merged, xp.where(tb, tv.astype(out.np_type), cv))
-        mask_applied = False
-    else:
-        zb, zv = tb, tv.astype(out.np_type, copy=False)
-    if mask is None:
-        allowed = None
-    else:
-        bits = vector_mask_bits(mask)
-        allowed = ~bits if mask.complement else bits
-    if allowed is None or mask_applied and replace:
-        rb, rv = zb, zv
-    elif xp is not np:  # one fused CUDA pass
-        from ..backend.elementwise_cuda import masked_merge_kernel  # noqa: PLC0415
-
-        zv = zv.astype(out.np_type, copy=False)
-        rb, rv = masked_merge_kernel()(allowed, zb, zv, cb, cv.astype(out.np_type, copy=False),
-                                       not replace)
-    else:
-        keep_c = cb & ~allowed if not replace else xp.zeros_like(cb)
-        rb = xp.where(allowed, zb, keep_c)
-        rv = xp.where(allowed, zv, cv)
-    return VecData.bitmap(C.size, out, rb, rv.astype(out.np_type, copy=False)).normalized()
 
 
 def fresh_bitmap(C: VecData) -> VecData:
@@ -203,5 +214,6 @@ def writeback_matrix(C: CSR, T: CSR, mask: Mask | None, accum: BinaryOp | None,
     return csr_from_keys(C.nrows, C.ncols, keys, vals, out)
 
 
-__all__ = ["writeback_vector", "writeback_matrix", "writeback_entries", "mask_allowed",
-           "vector_mask_bits", "vector_mask_keys", "fresh_bitmap", "fill_under_mask"]
+__all__ = ["writeback_vector", "writeback_matrix", "writeback_entries", "writeback_fused",
+           "mask_allowed", "mask_view", "dense_operand", "copy_of", "vector_mask_bits",
+           "vector_mask_keys", "fresh_bitmap", "fill_under_mask"]

@@ -50,10 +50,19 @@ def _operand(values: Any, iso: Any, used: bool, dom: np.dtype, cp: Any) -> tuple
     if not used:
         return _dummy(dom.str, cp.cuda.Device().id), 1
     if values is None:
-        host = np.empty(1, dtype=dom)
-        host[0] = np.asarray(iso).astype(dom)
-        return cp.asarray(host), 1
+        return _iso_value(dom.str, np.asarray(iso).astype(dom).item(), cp.cuda.Device().id), 1
     return cp.ascontiguousarray(values.astype(dom, copy=False)), 0
+
+
+@functools.cache
+def _iso_value(dtype: str, value: Any, device_id: int) -> Any:
+    """A 1-element device array holding an iso value (one upload per value, not per call:
+    an upload from pageable memory may wait for the device)."""
+    cp = _cp()
+    with cp.cuda.Device(device_id):
+        host = np.empty(1, dtype=np.dtype(dtype))
+        host[0] = value
+        return cp.asarray(host)
 
 
 @functools.cache
@@ -78,11 +87,6 @@ def _mask(call: MxvCall, cp: Any) -> tuple[Any, int, int]:
     return cp.ascontiguousarray(call.mask_bits, dtype=np.bool_), 1, int(call.mask_comp)
 
 
-def _read_count(count: Any) -> int:
-    """The one host read of a kernel (a 1-element counter): sizes the result."""
-    return int(count.get()[0])
-
-
 # ====================================================================== mxv: pull
 _KEEPS_FIRST = {cg.FIRST, cg.ANY}
 _BITWISE = {cg.BOR, cg.BAND, cg.BXOR}
@@ -97,7 +101,8 @@ def _first_wins(ks: KernelSemiring) -> bool:
 
 
 def mxv_pull(call: MxvCall) -> VecData:
-    """T = M ⊕.⊗ x over CSR of M, x as a bitmap; returns a bitmap VecData (normalised)."""
+    """T = M ⊕.⊗ x over CSR of M, x as a bitmap; returns a bitmap whose count the kernel
+    left on the device (read only if someone asks for nvals)."""
     cp = _cp()
     csr: CSR = call.rep
     ks = call.ks
@@ -126,14 +131,15 @@ def mxv_pull(call: MxvCall) -> VecData:
             xvals, np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp),
             np.int64(n), params, np.int32(bool(ks.has_terminal)), np.int32(_first_wins(ks)),
             pres, vals, count))
-        nv = _read_count(count)
-    return VecData.bitmap(n, ks.out_type, pres, vals, nv).normalized()
+    return VecData.bitmap(n, ks.out_type, pres, vals, count=count)
 
 
 # ====================================================================== mxv: push
 def mxv_push(call: MxvCall) -> VecData:
     """T = M ⊕.⊗ x by scattering x's entries over CSR of Mᵀ. The ``any`` monoid runs the
-    claim kernels (atomic first-claim, no duplicates); other monoids expand and fold."""
+    claim kernel (atomic first-claim: the smallest frontier position reaching an output
+    wins) and writes T as a bitmap with its count on the device: nothing is read back.
+    Other monoids expand and fold (sorted, sized on the host)."""
     cp = _cp()
     MT: CSR = call.rep  # noqa: N806
     ks = call.ks
@@ -143,9 +149,7 @@ def mxv_push(call: MxvCall) -> VecData:
     nf = int(xi.shape[0])
     if nf == 0 or n == 0 or MT.nnz == 0:
         return VecData.empty(n, ks.out_type, cp)
-    if not ks.is_any:
-        return _push_expand(call)
-    if nf >= _CLAIM_FREE:
+    if not ks.is_any or nf >= _CLAIM_FREE:
         return _push_expand(call)
     dev = _dev_id(MT.indptr)
     with cp.cuda.Device(dev):
@@ -155,30 +159,26 @@ def mxv_push(call: MxvCall) -> VecData:
         scan = cp.zeros(nf + 1, dtype=np.int64)
         scan[1:] = cp.cumsum(deg)
         claim = cp.full(n, _CLAIM_FREE, dtype=np.int32)
-        out_list = cp.empty(n, dtype=np.int64)
         count = cp.zeros(1, dtype=np.uint64)
         # the edge count is on the device: size the grid by an estimate (average degree)
         est = nf * max(1, MT.nnz // max(MT.nrows, 1))
         k1 = get_kernel(dev, "mxv_push_claim")
         k1((_grid(est, dev),), (_BLOCK,), (
             MT.indptr, MT.indices, xi, np.int64(nf), scan, mask, np.int32(use_mask),
-            np.int32(mcomp), claim, out_list, count))
-        nout = _read_count(count)
-        if nout == 0:
-            return VecData.empty(n, ks.out_type, cp)
-        idx = cp.sort(out_list[:nout])
+            np.int32(mcomp), claim, _dummy("<i8", dev), np.int32(0), count))
         dom = _domain(ks)
         ul, ur = bool(ks.uses_left), bool(ks.uses_right)
         mvals, m_iso = _operand(MT.values, MT.iso, ul, dom, cp)
         xvals, x_iso = _operand(xv, None, ur, dom, cp)
-        vals = cp.empty(nout, dtype=out)
-        expr = (f"mxv_push_values<{int(ks.mult_op)}, {c_type(dom)}, {c_type(out)}, "
+        pres = cp.empty(n, dtype=np.bool_)
+        vals = cp.empty(n, dtype=out)
+        expr = (f"mxv_push_values_dense<{int(ks.mult_op)}, {c_type(dom)}, {c_type(out)}, "
                 f"{_b(ul)}, {_b(ur)}>")
         k2 = get_kernel(dev, expr)
-        k2((_grid(nout, dev),), (_BLOCK,), (
+        k2((_grid(n, dev),), (_BLOCK,), (
             MT.indptr, MT.indices, mvals, np.int32(m_iso), xi, xvals, np.int32(x_iso), claim,
-            idx, np.int64(nout), vals))
-    return VecData.sparse(n, ks.out_type, idx, vals).normalized()
+            np.int64(n), pres, vals))
+    return VecData.bitmap(n, ks.out_type, pres, vals, count=count)
 
 
 def _push_expand(call: MxvCall) -> VecData:
@@ -245,6 +245,9 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
     "mxv_push_values<30, bool, long long, false, false>",
     "mxv_push_values<7, double, double, true, true>",
     "mxv_push_values<0, signed char, signed char, true, false>",
+    "mxv_push_values_dense<2, bool, bool, false, false>",
+    "mxv_push_values_dense<30, bool, long long, false, false>",
+    "mxv_push_values_dense<7, double, double, true, true>",
     "mult_products<7, double, double, true, true>",
     "mult_products<22, float, float, true, true>", "mult_products<28, bool, int, false, false>",
 ]}

@@ -105,7 +105,8 @@ __global__ void mxv_pull(const long long* __restrict__ indptr,
 // = total, read on the device: no host sync before the launch); thread e finds its
 // frontier position by binary search in scan, so a hub vertex is spread over many
 // threads (load-balanced like merge-path). claim[j] = min frontier position p that reaches
-// j (atomicMin); the thread that claims j first appends j to out_list (no duplicates).
+// j (atomicMin); the thread that claims j first counts it and, when write_list is set,
+// appends j to out_list (no duplicates).
 // Bytes per frontier edge: 8 (index) + 1 (mask bit) + 4 (claim read / atomic) +
 // ~8*log2(nf) (scan search, cached); per new vertex 8 (list) + 8 (counter atomic,
 // warp-aggregated by the hardware).
@@ -115,7 +116,7 @@ __global__ void mxv_push_claim(const long long* __restrict__ indptr,
                                const long long* __restrict__ scan,
                                const bool* __restrict__ mask, int use_mask, int mcomp,
                                int* __restrict__ claim, long long* __restrict__ out_list,
-                               unsigned long long* __restrict__ count) {
+                               int write_list, unsigned long long* __restrict__ count) {
   const long long total = scan[nf];
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total;
@@ -133,7 +134,7 @@ __global__ void mxv_push_claim(const long long* __restrict__ indptr,
     const int old = atomicMin(&claim[j], p);
     if (old == 0x7fffffff) {
       const unsigned long long slot = atomicAdd(count, 1ULL);
-      out_list[slot] = j;
+      if (write_list) out_list[slot] = j;
     }
   }
 }
@@ -173,6 +174,45 @@ __global__ void mxv_push_values(const long long* __restrict__ indptr,
     }
     if constexpr (UR) b = x_iso ? xvals[0] : xvals[p];
     out_vals[t] = gb_mult<MOP, TD, TZ>(a, b, j, k, 0LL);
+  }
+}
+
+// Phase 2, dense: T as a bitmap over all n outputs (no list, so no count read on the host
+// to size it): output j is present iff some frontier position claimed it; its value is
+// the product with the winning position, as in mxv_push_values.
+// Bytes per output: 4 (claim) + 1 + sizeof(TZ) out; per present output as mxv_push_values.
+template <int MOP, typename TD, typename TZ, bool UL, bool UR>
+__global__ void mxv_push_values_dense(const long long* __restrict__ indptr,
+                                      const long long* __restrict__ indices,
+                                      const TD* __restrict__ mvals, int m_iso,
+                                      const long long* __restrict__ xi,
+                                      const TD* __restrict__ xvals, int x_iso,
+                                      const int* __restrict__ claim, long long n,
+                                      bool* __restrict__ out_pres, TZ* __restrict__ out_vals) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += stride) {
+    const int p = claim[j];
+    if (p == 0x7fffffff) {
+      out_pres[j] = false;
+      continue;
+    }
+    const long long k = xi[p];
+    TD a = TD(), b = TD();
+    if constexpr (UL) {
+      if (m_iso) {
+        a = mvals[0];
+      } else {
+        long long lo = indptr[k], hi = indptr[k + 1];
+        while (lo < hi) {
+          const long long mid = (lo + hi) >> 1;
+          if (indices[mid] < j) lo = mid + 1; else hi = mid;
+        }
+        a = mvals[lo];
+      }
+    }
+    if constexpr (UR) b = x_iso ? xvals[0] : xvals[p];
+    out_pres[j] = true;
+    out_vals[j] = gb_mult<MOP, TD, TZ>(a, b, j, k, 0LL);
   }
 }
 

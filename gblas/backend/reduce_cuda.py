@@ -1,0 +1,145 @@
+"""Reduction of a dense vector (bitmap or full) to a scalar on the GPU, left on the device.
+
+Two launches and no read: each block folds a grid-stride share of the positions (in
+increasing order per thread) and writes a partial (present, value, position); one block
+then folds the partials and writes the value and its presence to 1-element device arrays
+(:class:`gblas.backend.dense.DeviceScalar`). Monoids fold with the generated ``gb_add``
+functor; ``any``/``first`` keep the value of the smallest position and ``second`` that of
+the largest, as the CPU does. The source is generated per (monoid, types) and memoised
+per device, like :mod:`gblas.backend.dense_cuda`.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import DataType
+from ..semirings.codegen_cuda import c_type, functor_source
+from ..semirings.model import Monoid
+from .cuda import BLOCK, _cp
+from .dense import DeviceScalar
+
+_KERNEL = r"""
+struct gb_part { bool has; TZ v; long long at; };
+
+__device__ __forceinline__ gb_part gb_combine(gb_part x, gb_part y) {
+  if (!y.has) return x;
+  if (!x.has) return y;
+#if GB_KEEP == 1
+  return y.at < x.at ? y : x;
+#elif GB_KEEP == 2
+  return y.at > x.at ? y : x;
+#else
+  x.v = gb_add<GB_AOP, TZ>(x.v, y.v);
+  return x;
+#endif
+}
+
+__device__ __forceinline__ gb_part gb_block(gb_part p) {
+  __shared__ bool s_has[GB_BLOCK];
+  __shared__ TZ s_v[GB_BLOCK];
+  __shared__ long long s_at[GB_BLOCK];
+  const int t = threadIdx.x;
+  s_has[t] = p.has; s_v[t] = p.v; s_at[t] = p.at;
+  __syncthreads();
+  for (int off = GB_BLOCK / 2; off > 0; off >>= 1) {
+    if (t < off) {
+      gb_part a = {s_has[t], s_v[t], s_at[t]};
+      gb_part b = {s_has[t + off], s_v[t + off], s_at[t + off]};
+      a = gb_combine(a, b);
+      s_has[t] = a.has; s_v[t] = a.v; s_at[t] = a.at;
+    }
+    __syncthreads();
+  }
+  gb_part r = {s_has[0], s_v[0], s_at[0]};
+  return r;
+}
+
+extern "C" __global__ void gb_reduce_part(const long long n, const int full,
+                                          const bool* bits, const TA* vals,
+                                          bool* p_has, TZ* p_v, long long* p_at) {
+  gb_part acc = {false, TZ(), 0};
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    if (full || bits[i]) {
+      gb_part x = {true, (TZ)vals[i], i};
+      acc = gb_combine(acc, x);
+    }
+  }
+  acc = gb_block(acc);
+  if (threadIdx.x == 0) {
+    p_has[blockIdx.x] = acc.has; p_v[blockIdx.x] = acc.v; p_at[blockIdx.x] = acc.at;
+  }
+}
+
+extern "C" __global__ void gb_reduce_final(const int nparts, const bool* p_has,
+                                           const TZ* p_v, const long long* p_at,
+                                           TZ* out_v, bool* out_has) {
+  gb_part acc = {false, TZ(), 0};
+  for (int i = threadIdx.x; i < nparts; i += blockDim.x) {
+    gb_part x = {p_has[i], p_v[i], p_at[i]};
+    acc = gb_combine(acc, x);
+  }
+  acc = gb_block(acc);
+  if (threadIdx.x == 0) {
+    out_has[0] = acc.has;
+    out_v[0] = acc.v;
+  }
+}
+"""
+
+MAX_PARTS = BLOCK  # the final fold is one block
+
+
+def _keep(m: Monoid) -> int | None:
+    """0: fold with the monoid's opcode; 1: the first value; 2: the last; None: no CUDA form
+    (user-defined monoids)."""
+    name = m.binaryop.name
+    if m.is_any or name in ("first", "any"):
+        return 1
+    if name == "second":
+        return 2
+    if m.binaryop.opcode < 0 or m.binaryop.is_udf:
+        return None
+    return 0
+
+
+@functools.cache
+def _kernels(device_id: int, ta: str, tz: str, aop: int, keep: int) -> tuple[Any, Any]:
+    cp = _cp()
+    src = (functor_source() + f"typedef {ta} TA;\ntypedef {tz} TZ;\n#define GB_AOP {aop}\n"
+           f"#define GB_KEEP {keep}\n#define GB_BLOCK {BLOCK}\n" + _KERNEL)
+    with cp.cuda.Device(device_id):
+        mod = cp.RawModule(code=src, options=("-std=c++17",))
+        return mod.get_function("gb_reduce_part"), mod.get_function("gb_reduce_final")
+
+
+def reduce_dense(m: Monoid, bits: Any, vals: Any, out: DataType) -> DeviceScalar | None:
+    """⊕ of the present values (``bits`` None: all) as a DeviceScalar of type ``out``;
+    None when the monoid has no CUDA form."""
+    keep = _keep(m)
+    if keep is None:
+        return None
+    cp = _cp()
+    n = int(vals.shape[0])
+    dev = int(vals.device.id)
+    with cp.cuda.Device(dev):
+        part, final = _kernels(dev, c_type(vals.dtype), c_type(out), int(m.binaryop.opcode),
+                               keep)
+        nparts = int(max(1, min(MAX_PARTS, (n + BLOCK - 1) // BLOCK)))
+        p_has = cp.empty(nparts, dtype=np.bool_)
+        p_v = cp.empty(nparts, dtype=out.np_type)
+        p_at = cp.empty(nparts, dtype=np.int64)
+        full = bits is None
+        part((nparts,), (BLOCK,), (np.int64(n), np.int32(full), vals if full else bits, vals,
+                                   p_has, p_v, p_at))
+        res_v = cp.empty(1, dtype=out.np_type)
+        res_has = cp.empty(1, dtype=np.bool_)
+        final((1,), (BLOCK,), (np.int32(nparts), p_has, p_v, p_at, res_v, res_has))
+    return DeviceScalar(res_v, res_has, out)
+
+
+__all__ = ["reduce_dense"]
