@@ -88,7 +88,7 @@ def plan(a_indptr: Any, counts: Any, limit: int) -> tuple[Any, list[Chunk]]:
     nnz = int(counts.shape[0])
     prefix = xp.zeros(nnz + 1, dtype=np.int64)
     if nnz:
-        xp.cumsum(counts, out=prefix[1:])
+        prefix[1:] = xp.cumsum(counts)
     row_cum = to_host(prefix[a_indptr])  # products before each row
     indptr = to_host(a_indptr).astype(np.int64, copy=False)
     total = int(row_cum[-1])
@@ -142,7 +142,7 @@ class ChunkMerger:
     def add(self, chunk: Chunk, keys: Any, vals: Any) -> None:
         xp = self.xp
         if self.carry is not None:  # the carry's row is this chunk's first row
-            cut = int(xp.searchsorted(keys, (chunk.r0 + 1) * self.nc))
+            cut = self._cut(keys, chunk.r0 + 1)
             ck = xp.concatenate([self.carry[0], keys[:cut]])
             cv = xp.concatenate([self.carry[1], vals[:cut].astype(self.carry[1].dtype,
                                                                     copy=False)])
@@ -152,12 +152,18 @@ class ChunkMerger:
             vals = xp.concatenate([fv, vals[cut:].astype(fv.dtype, copy=False)])
             self.carry = None
         if chunk.cont_last:
-            cut = int(xp.searchsorted(keys, (chunk.r1 - 1) * self.nc))
+            cut = self._cut(keys, chunk.r1 - 1)
             self.carry = (keys[cut:], vals[cut:])
             keys, vals = keys[:cut], vals[:cut]
         if keys.shape[0]:
             self.keys.append(keys)
             self.vals.append(vals)
+
+    def _cut(self, keys: Any, row: int) -> int:
+        """Position of row ``row``'s first key in ``keys`` (an array query: CuPy's
+        searchsorted takes arrays)."""
+        at = self.xp.searchsorted(keys, self.xp.asarray([np.int64(row) * self.nc]))
+        return int(at[0])
 
     def skip(self, chunk: Chunk) -> None:
         """A chunk that kept no product (the carry, if any, goes on unchanged)."""

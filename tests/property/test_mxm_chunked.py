@@ -1,7 +1,7 @@
-"""The bounded-memory saxpy pieces on the CPU: chunk planning (gblas.formats.chunks) and the
+"""CPU mxm pieces: chunk planning (gblas.formats.chunks), the
 generic array-primitive mxm (gblas.formats.generic.mxm_generic, what user-defined semirings
 run on any device) with budgets from one product per chunk to one chunk, against the
-Numba Gustavson kernel and the dense oracle."""
+Numba Gustavson kernel and the dense oracle; and the dot kernel's intersection paths."""
 
 from __future__ import annotations
 
@@ -168,3 +168,49 @@ def test_generic_mxm_through_the_api_with_a_numpy_only_semiring() -> None:
         want = A.mxm(B, semiring.min_plus).new(mask=mask)
         for a, b in zip(got.to_coo(), want.to_coo(), strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+@given(seed=st.integers(0, 2**31), sr=st.sampled_from(SEMIRINGS), dt=st.sampled_from(DTYPES),
+       iso=st.booleans(), bitmap=st.booleans())
+def test_masked_dot_paths_equal_gustavson(seed: int, sr: str, dt: Any, iso: bool,
+                                          bitmap: bool) -> None:
+    """The CPU dot kernel's three intersections (merge, galloping, bitmap probe) on rows of
+    very different lengths (hub rows and columns) give the masked Gustavson result, with
+    the bitmap allowed or not."""
+    rng = np.random.default_rng(seed)
+    m, k, n = (int(x) for x in rng.integers(1, 90, 3))
+    A = _matrix(rng, m, k, rng.uniform(0.01, 0.2), dt, iso)  # noqa: N806
+    B = _matrix(rng, k, n, rng.uniform(0.01, 0.2), dt, False)  # noqa: N806
+    hub_a, hub_b = int(rng.integers(m)), int(rng.integers(n))
+    A = Matrix.from_coo(*_with(A, hub_a, None), dtype=dt, nrows=m, ncols=k)  # noqa: N806
+    B = Matrix.from_coo(*_with(B, None, hub_b), dtype=dt, nrows=k, ncols=n)  # noqa: N806
+    M = _matrix(rng, m, n, rng.uniform(0.05, 0.6), np.bool_, True)  # noqa: N806
+    op = getattr(semiring, sr)
+    try:
+        ks = resolve_semiring(op, A.dtype, B.dtype)
+    except DomainMismatch:
+        assume(False)
+    saved = cpu._DOT_BITMAP_WORDS
+    cpu._DOT_BITMAP_WORDS = saved if bitmap else -1
+    try:
+        got = cpu.mxm_masked_dot(A._csr(), B._csr_T(), M._csr(), ks)
+    finally:
+        cpu._DOT_BITMAP_WORDS = saved
+    want = cpu.mxm_gustavson(A._csr(), B._csr(), M._csr(), False, ks)
+    _same_csr(got, want, ks.out_type.is_float and ks.add.binaryop.name in ("plus", "times"))
+
+
+def _with(X: Matrix, row: int | None, col: int | None) -> tuple[Any, Any, Any]:  # noqa: N803
+    """X's (rows, cols, values) with row ``row`` or column ``col`` made full (value 1)."""
+    r, c, v = X.to_coo()
+    if row is not None:
+        keep = r != row
+        r, c, v = r[keep], c[keep], v[keep]
+        r = np.concatenate([r, np.full(X.ncols, row)])
+        c = np.concatenate([c, np.arange(X.ncols)])
+    else:
+        keep = c != col
+        r, c, v = r[keep], c[keep], v[keep]
+        r = np.concatenate([r, np.arange(X.nrows)])
+        c = np.concatenate([c, np.full(X.nrows, col)])
+    return r, c, np.concatenate([v, np.ones(r.shape[0] - v.shape[0], dtype=v.dtype)])

@@ -13,8 +13,9 @@ Techniques:
   count, numeric fill), dense per-thread accumulators stamped with the row id, optional
   (complemented) mask pattern.
 - **masked mxm** by dot products only at the mask's entries (SuiteSparse ``dot3``, Azad
-  et al. triangle counting): sorted-merge intersection of row i of A and row j of Bᵀ,
-  galloping search when one list is much shorter, early exit on terminal.
+  et al. triangle counting): per entry the cheapest of a sorted merge of row i of A and
+  row j of Bᵀ, a galloping search when one row is much shorter, or probing row j against a
+  bitmap of row i (marked once per row); early exit on terminal.
 - transpose by a stable counting sort.
 
 Built-in operators reach the kernels as *opcodes* (runtime arguments), so every kernel
@@ -606,53 +607,123 @@ def _next_match(ai, pa, ea, bi, pb, eb, mode):  # noqa: ANN001, ANN202
     return ea, eb
 
 
-def _dot_impl(a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals, b_iso, m_ptr, m_idx,  # noqa: ANN001, ANN202
-              mop, aop, ident, term, has_term, is_any, out_pres, out_vals):
-    for ii in prange(a_ptr.shape[0] - 1):
-        i = np.int64(ii)
-        for pm in range(m_ptr[i], m_ptr[i + 1]):
+@numba.njit(cache=True, nogil=True)
+def _bitmap(nwords):  # noqa: ANN001, ANN202
+    """A zeroed bitmap (allocated in a body, not the parfor: one per block of rows)."""
+    return np.zeros(nwords, dtype=np.uint64)
+
+
+def _dot_rows_impl(r0, r1, a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals, b_iso,  # noqa: ANN001, ANN202
+                   m_ptr, m_idx, nwords, mop, aop, ident, term, has_term, is_any, out_pres,
+                   out_vals):
+    """Rows [r0, r1) of the masked dot product. Per mask entry (i, j) the cheapest of: a
+    sorted merge (la + lb steps), galloping in the longer row (min · log max), or probing
+    row j of Bᵀ against a bitmap of row i's columns (lb bit tests; the bitmap is marked once
+    per row i, on first use, and cleared after). All three meet the common k in increasing
+    order, so the fold order (and the result) is the same."""
+    one = np.uint64(1)
+    bits = _bitmap(nwords if nwords > 0 else 1)
+    for i in range(r0, r1):
+        ms = m_ptr[i]
+        me = m_ptr[i + 1]
+        pa0 = a_ptr[i]
+        ea = a_ptr[i + 1]
+        la = ea - pa0
+        if ms == me or la == 0:
+            for pm in range(ms, me):
+                out_pres[pm] = False
+                out_vals[pm] = ident
+            continue
+        marked = False
+        for pm in range(ms, me):
             j = m_idx[pm]
-            pa = a_ptr[i]
-            ea = a_ptr[i + 1]
             pb = bt_ptr[j]
             eb = bt_ptr[j + 1]
-            mode = 1 if (ea - pa) * 32 < eb - pb else (2 if (eb - pb) * 32 < ea - pa else 0)
+            lb = eb - pb
+            lo = min(la, lb)
+            hi = max(la, lb)
+            mode = 1 if la * 32 < lb else (2 if lb * 32 < la else 0)
+            cost = la + lb if mode == 0 else lo * (np.log2(hi + 1.0) + 1.0)
             found = False
             acc = ident
-            while True:
-                pa, pb = _next_match(a_idx, pa, ea, bt_idx, pb, eb, mode)
-                if pa >= ea:
-                    break
-                t = _MUL(mop, avals[0] if a_iso else avals[pa], bvals[0] if b_iso else bvals[pb],
-                         i, a_idx[pa], j, ident)
-                acc = _ADD(aop, acc, t) if found else t
-                found = True
-                if is_any or (has_term and acc == term):
-                    break
-                pa += 1
-                pb += 1
+            if nwords > 0 and lb < cost:
+                if not marked:
+                    for p in range(pa0, ea):
+                        k = a_idx[p]
+                        bits[k >> 6] |= one << np.uint64(k & 63)
+                    marked = True
+                pa = pa0
+                for q in range(pb, eb):
+                    k = bt_idx[q]
+                    if (bits[k >> 6] >> np.uint64(k & 63)) & one:
+                        if not a_iso:  # the position of k in row i, for A's value
+                            pa = _lower_bound(a_idx, pa, ea, k)
+                        t = _MUL(mop, avals[0] if a_iso else avals[pa],
+                                 bvals[0] if b_iso else bvals[q], i, k, j, ident)
+                        acc = _ADD(aop, acc, t) if found else t
+                        found = True
+                        if is_any or (has_term and acc == term):
+                            break
+            else:
+                pa = pa0
+                while True:
+                    pa, pb = _next_match(a_idx, pa, ea, bt_idx, pb, eb, mode)
+                    if pa >= ea:
+                        break
+                    t = _MUL(mop, avals[0] if a_iso else avals[pa],
+                             bvals[0] if b_iso else bvals[pb], i, a_idx[pa], j, ident)
+                    acc = _ADD(aop, acc, t) if found else t
+                    found = True
+                    if is_any or (has_term and acc == term):
+                        break
+                    pa += 1
+                    pb += 1
             out_pres[pm] = found
             out_vals[pm] = acc
+        if marked:
+            for p in range(pa0, ea):
+                bits[a_idx[p] >> 6] = 0
 
 
-_dot = SemiringKernel(_dot_impl, parallel=True)
+_dot_rows = numba.njit(cache=True, **_JIT_OPTS)(_dot_rows_impl)
+
+
+def _dot_impl(bounds, a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals, b_iso, m_ptr,  # noqa: ANN001, ANN202
+              m_idx, nwords, mop, aop, ident, term, has_term, is_any, out_pres, out_vals):
+    for b in prange(bounds.shape[0] - 1):
+        _dot_rows(bounds[b], bounds[b + 1], a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals,
+                  b_iso, m_ptr, m_idx, nwords, mop, aop, ident, term, has_term, is_any,
+                  out_pres, out_vals)
+
+
+_dot = SemiringKernel(_dot_impl, parallel=True, bodies=("_dot_rows",))
+# the bitmap of a row's columns is used when the inner dimension has at most this many
+# words (8 MiB a block of rows); wider products merge or gallop only
+_DOT_BITMAP_WORDS = 1 << 20
 
 
 def mxm_masked_dot(A: CSR, BT: CSR, mask: CSR, ks: KernelSemiring) -> CSR:
     """C<mask> = A ⊕.⊗ B by dot products at the mask's entries only (BT = Bᵀ as CSR):
-    sorted-merge (or galloping) intersection of row i of A and row j of BT."""
+    merge, galloping or bitmap intersection of row i of A and row j of BT. Memory: a
+    presence flag and a value per mask entry, and a bitmap of the inner dimension (n/8
+    bytes) per block of rows (16 blocks per thread, each takes rows of equal mask entries)."""
     m, p = A.nrows, BT.nrows
     if m == 0 or mask.nnz == 0 or A.nnz == 0 or BT.nnz == 0:
         return _empty_csr(m, p, ks)
     m_ptr, m_idx = _idx(mask.indptr), _idx(mask.indices)
     pres = np.empty(mask.nnz, dtype=np.bool_)
     vals = np.empty(mask.nnz, dtype=ks.out_type.np_type)
-    with numba.parallel_chunksize(_chunk(m)):
+    nwords = (int(A.ncols) + 63) // 64
+    nwords = nwords if nwords <= _DOT_BITMAP_WORDS else 0
+    nblocks = max(1, min(m, 16 * numba.get_num_threads()))
+    cuts = np.searchsorted(m_ptr, np.linspace(0, mask.nnz, nblocks + 1)[1:-1])
+    bounds = np.unique(np.concatenate(([0], cuts, [m]))).astype(np.int64)
+    with numba.parallel_chunksize(1):
         _dot.for_semiring(ks)(
-            _idx(A.indptr), _idx(A.indices), *operand_values(A.values, A.iso, ks.uses_left, ks),
-            _idx(BT.indptr), _idx(BT.indices),
-            *operand_values(BT.values, BT.iso, ks.uses_right, ks), m_ptr, m_idx,
-            *sr_args(ks), pres, vals)
+            bounds, _idx(A.indptr), _idx(A.indices),
+            *operand_values(A.values, A.iso, ks.uses_left, ks), _idx(BT.indptr),
+            _idx(BT.indices), *operand_values(BT.values, BT.iso, ks.uses_right, ks), m_ptr,
+            m_idx, np.int64(nwords), *sr_args(ks), pres, vals)
     cs = np.zeros(mask.nnz + 1, dtype=np.int64)
     np.cumsum(pres, out=cs[1:])
     return CSR(m, p, cs[m_ptr], m_idx[pres], vals[pres], ks.out_type)

@@ -141,7 +141,7 @@ def mxm_dot(call: MxmCall) -> CSR:
         del heavy
         pres = state.view(np.bool_)  # 0 / 1 now
         cs = cp.zeros(nnz + 1, dtype=np.int64)
-        cp.cumsum(pres, dtype=np.int64, out=cs[1:])
+        cs[1:] = cp.cumsum(pres, dtype=np.int64)
         indptr = cs[m_ptr]
         del cs
         return CSR(m, p, indptr, m_idx[pres], vals[pres], ks.out_type)
@@ -229,7 +229,7 @@ def _csr_from_keys(m: int, p: int, keys: Any, vals: Any, ks: KernelSemiring) -> 
     nc = np.int64(max(p, 1))
     indptr = cp.zeros(m + 1, dtype=np.int64)
     if keys.shape[0]:
-        cp.cumsum(cp.bincount(keys // nc, minlength=m), out=indptr[1:])
+        indptr[1:] = cp.cumsum(cp.bincount(keys // nc, minlength=m))
     return CSR(m, p, indptr, keys % nc, vals.astype(ks.out_type.np_type, copy=False),
                ks.out_type)
 
