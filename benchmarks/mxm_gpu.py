@@ -52,8 +52,12 @@ def main() -> None:
     ap.add_argument("--scales", default="20,22")
     ap.add_argument("--warp-min", default="16,32,64")
     ap.add_argument("--bc", default="22:64", help="scale:sources, comma separated ('' = none)")
+    ap.add_argument("--saxpy-tc", default="", help="scales whose triangle-counting product "
+                    "also runs as the chunked saxpy (direction='push'): 3.5e9 products at 18")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--out", default="mxm_gpu.json")
+    ap.add_argument("--profile", action="store_true",
+                    help="also time the dot kernel alone (no write-back) and each CUDA kernel")
     args = ap.parse_args()
 
     import cupy as cp  # noqa: PLC0415
@@ -80,7 +84,7 @@ def main() -> None:
         G = gb.generators.kronecker(scale, seed=1).to("cuda")  # noqa: N806
         gen = time.perf_counter() - t
         peak.reset()
-        t_tc, count = _timed(cp, functools.partial(triangle_count, G), 1)
+        t_tc, count = _timed(cp, functools.partial(triangle_count, G), 2)  # 2nd: warm
         log(what="triangle_count", scale=scale, n=G.nrows, nvals=G.nvals, triangles=count,
             seconds=round(t_tc, 4), peak_gib=round(peak.peak / 2**30, 3),
             generate_s=round(gen, 1))
@@ -94,16 +98,65 @@ def main() -> None:
                 kernel=desc.last_kernel, seconds=round(secs, 4),
                 peak_gib=round(peak.peak / 2**30, 3), nvals_C=C.nvals)
         mxm_cuda.DOT_WARP_MIN = 32
+        if args.profile:
+            profile_dot(scale, L)
+
+    def profile_dot(scale: int, L: Matrix) -> None:  # noqa: N803
+        """The kernel function alone (CSR in, CSR out) and its CUDA kernels (events)."""
+        from gblas.backend.registry import MxmCall  # noqa: PLC0415
+        from gblas.semirings.model import resolve_semiring  # noqa: PLC0415
+
+        ks = resolve_semiring(semiring.plus_pair[INT64], L.dtype, L.dtype)
+        LT = L.T  # noqa: N806
+        call = MxmCall(L._csr(), LT._csr(), LT._csr_T, ks, L._csr(), False)
+        secs, _ = _timed(cp, functools.partial(mxm_cuda.mxm_dot, call), args.reps)
+        spans: list[tuple[str, Any, Any]] = []
+        orig = mxm_cuda._kernel
+
+        def timed_kernel(dev: int, expr: str) -> Any:
+            k = orig(dev, expr)
+
+            def launch(*a: Any) -> None:
+                e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+                e0.record()
+                k(*a)
+                e1.record()
+                spans.append((expr.split("<")[0], e0, e1))
+            return launch
+
+        mxm_cuda._kernel = timed_kernel
+        try:
+            mxm_cuda.mxm_dot(call)
+        finally:
+            mxm_cuda._kernel = orig
+        cp.cuda.Device().synchronize()
+        per = {name: round(cp.cuda.get_elapsed_time(a, b) / 1e3, 4) for name, a, b in spans}
+        st = cp.asarray(L._csr().indptr)
+        log(what="tc_dot_kernel_only", scale=scale, seconds=round(secs, 4), kernels=per,
+            rows=int(st.shape[0] - 1))
 
     def bc_scale(scale: int, k: int) -> None:
         G = gb.generators.kronecker(scale, seed=1).to("cuda")  # noqa: N806
         src = np.random.default_rng(0).choice(G.nrows, size=k, replace=False).tolist()
         peak.reset()
         secs, bc = _timed(cp, functools.partial(betweenness_centrality, G, sources=src,
-                                                batch_size=k), 1)
+                                                batch_size=k), 2)
         log(what="betweenness", scale=scale, sources=k, seconds=round(secs, 3),
             peak_gib=round(peak.peak / 2**30, 3), sum=float(np.sum(bc.to_coo()[1])))
 
+    def saxpy_tc(scale: int) -> None:
+        G = gb.generators.kronecker(scale, seed=1).to("cuda")  # noqa: N806
+        L = G.select(select.tril, -1).new()  # noqa: N806
+        desc = Descriptor(direction="push")
+        peak.reset()
+        secs, C = _timed(cp, functools.partial(tc_step, L, desc), 1)  # noqa: N806
+        log(what="tc_masked_saxpy", scale=scale, kernel=desc.last_kernel,
+            seconds=round(secs, 3), peak_gib=round(peak.peak / 2**30, 3),
+            triangles=int(np.sum(C.to_coo()[2])))
+
+    for scale in (int(s) for s in args.saxpy_tc.split(",") if s):
+        saxpy_tc(scale)
+        cp.get_default_memory_pool().free_all_blocks()
     for scale in (int(s) for s in args.scales.split(",") if s):
         tc_scale(scale)
         cp.get_default_memory_pool().free_all_blocks()
