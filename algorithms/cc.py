@@ -11,12 +11,14 @@ LAGraph's ``LAGr_ConnectedComponents`` (``LG_CC_FastSV5``). Every vertex keeps a
     f    = min(f, gf)                   (shortcutting)
     gf   = f[f]
 
-until ``gf`` stops changing. The scatter ``f[f] min= mngf`` has duplicate indices, which
-GrB_assign leaves undefined (LAGraph uses a custom "reduce-assign" for it); here it is
-the product ``mngf min.1st P`` with the parent matrix ``P[u, f[u]] = 1``, i.e. a min over
-all u with the same parent, written with plain GraphBLAS operations. Labels only ever
-decrease and stay inside a component, so at convergence every component is a star whose
-root is its smallest vertex id.
+until ``gf`` stops changing. The stochastic hooking ``f[f] min= mngf`` scatters with
+duplicate indices (many vertices share a parent); GrB_assign leaves that undefined, and
+SuiteSparse, which LAGraph relies on, folds the duplicates with the accumulator. gblas
+does the same (``f(binary.min)[parents] << mngf``, a min over every vertex with that
+parent). The parents are f's values, taken with ``f.to_coo(device=...)``: on a GPU they
+stay on the device, and so do the scatter and the gather ``gf << f[parents]``. Labels
+only ever decrease and stay inside a component, so at convergence every component is a
+star whose root is its smallest vertex id.
 """
 
 from __future__ import annotations
@@ -38,26 +40,27 @@ def connected_components(A: Matrix) -> Vector:  # noqa: N803
     check_graph(A)
     n = A.nrows
     dev = A.device
-    pattern = A.apply(unary.one[BOOL]).new()
-    S = pattern.ewise_add(pattern.T, binary.lor).new()  # noqa: N806 - A ∪ Aᵀ
+    if A.is_symmetric(structure=True):
+        S = A  # noqa: N806 - min.2nd reads no value of S: the structure is enough
+    else:
+        pattern = A.apply(unary.one[BOOL]).new()
+        S = pattern.ewise_add(pattern.T, binary.lor).new()  # noqa: N806 - A ∪ Aᵀ
 
-    ids = np.arange(n, dtype=np.int64)
-    f = Vector.from_dense(ids, dtype=INT64, device=dev)  # parents
+    f = Vector.from_dense(np.arange(n, dtype=np.int64), dtype=INT64, device=dev)  # parents
     gf = f.dup()  # grandparents
     dup = f.dup()  # grandparents of the previous iteration
     mngf = f.dup()  # min grandparent over the neighbours
     while True:
-        # stochastic hooking: f[f[u]] = min(f[f[u]], mngf[u])
-        mngf(accum=binary.min) << S.mxv(gf, semiring.min_second)
-        _, parent = f.to_coo()
-        P = Matrix.from_coo(ids, parent, True, BOOL, nrows=n, ncols=n, device=dev)  # noqa: N806
-        f(accum=binary.min) << mngf.vxm(P, semiring.min_first)
+        mngf(binary.min) << S.mxv(gf, semiring.min_second)
+        # stochastic hooking: f[f[u]] = min(f[f[u]], mngf[u]), duplicates folded with min
+        parents = f.to_coo(indices=False, device=dev)[1]
+        f(binary.min)[parents] << mngf
         # aggressive hooking and shortcutting
-        f(accum=binary.min) << mngf
-        f(accum=binary.min) << gf
+        f(binary.min) << mngf
+        f(binary.min) << gf
         # grandparents
-        _, parent = f.to_coo()
-        gf << f[parent]
+        parents = f.to_coo(indices=False, device=dev)[1]
+        gf << f[parents]
         if gf.isequal(dup):
             break
         dup << gf

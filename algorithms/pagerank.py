@@ -12,6 +12,13 @@ and ``outdeg`` the out-degree of every vertex, one iteration is
 i.e. a dangling vertex (no out-edge) spreads its rank uniformly over all vertices, as
 ``networkx.pagerank`` does. The iteration stops when the L1 change ``Σ |r' − r|`` drops
 below ``n · tol`` (NetworkX's test), or after ``max_iters`` iterations.
+
+What does not change between iterations is computed once, as LAGraph does: ``d / outdeg``
+(the matrix's cached out-degree for the structure), and the dangling vertices as a vector
+``sink`` of ``d / n`` so that their share is one inner product ``r ⋅ sink``. Unweighted,
+the product is ``w plus.first A``: A's values are never read and never copied. One
+iteration is an element-wise product, the vxm, two scalar accumulations, and the L1
+change (on a GPU: kernels only, and the one read of the change).
 """
 
 from __future__ import annotations
@@ -60,31 +67,41 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
         return rank
     if weighted:
         W = A if A.dtype == FP64 else A.dup(FP64)  # noqa: N806
-        if W.select("<", 0.0).new().nvals:
+        low = W.reduce_scalar(monoid.min).new().value
+        if low is not None and low < 0:
             raise InvalidValue("weighted PageRank needs non-negative edge weights")
+        outw = W.reduce_rowwise(monoid.plus).new().select("!=", 0.0).new()
+        sr = semiring.plus_times
     else:
-        W = A.apply(unary.one[FP64]).new()  # noqa: N806 - the structure, weight 1
-    outdeg = W.reduce_rowwise(monoid.plus).new()
-    # d / outdeg on the vertices that have out-weight; absent on dangling vertices
-    scale = outdeg.select("!=", 0.0).new().apply(binary.truediv, left=damping).new()
+        # the structure: every edge has weight 1, so w ⊕.⊗ A with plus_first reads only w
+        # (no weighted copy of A), and the out-degrees are A's cached property
+        W, outw, sr = A, A.out_degree(), semiring.plus_first  # noqa: N806
+    # d / out-weight on the vertices that have one; absent on dangling vertices
+    scale = outw.apply(binary.truediv, left=damping).new()
+    teleport = (1.0 - damping) / n
+    sink = None
+    if scale.nvals < n:
+        # a dangling vertex spreads d·r/n to every vertex: Σ r(sinks)·d/n is r ⋅ sink
+        sink = Vector(FP64, n, device=dev)
+        sink(~scale.S) << damping / n
 
-    rank[:] << 1.0 / n
+    rank << 1.0 / n
+    prev = Vector(FP64, n, device=dev)
     w = Vector(FP64, n, device=dev)
-    dangling = Vector(FP64, n, device=dev)
-    new = Vector(FP64, n, device=dev)
-    diff = Vector(FP64, n, device=dev)
     err = math.inf
     it = 0
     while it < max_iters:
         it += 1
-        w << rank.ewise_mult(scale, binary.times)
-        dangling(~scale.S, replace=True) << rank
-        dangling_sum = dangling.reduce(monoid.plus).new().value or 0.0
-        new[:] << (damping * dangling_sum + 1.0 - damping) / n
-        new(accum=binary.plus) << w.vxm(W, semiring.plus_times)
-        diff << new.ewise_add(rank, binary.minus)
-        err = diff.apply(unary.abs).new().reduce(monoid.plus).new().value or 0.0
-        rank, new = new, rank
+        rank, prev = prev, rank
+        w << prev.ewise_mult(scale, binary.times)
+        rank << w.vxm(W, sr)
+        rank(binary.plus) << teleport
+        if sink is not None:
+            rank(binary.plus) << prev.inner(sink, semiring.plus_times).new()
+        # the L1 change Σ |prev − rank|, in prev (its values are not needed any more)
+        prev(binary.minus) << rank
+        prev << prev.apply(unary.abs)
+        err = prev.reduce(monoid.plus).new().value or 0.0
         if err < n * tol:
             break
     if stats is not None:

@@ -5,8 +5,9 @@ Sources: Bellman (1958) / Ford (1956); the GraphBLAS formulation is LAGraph's
 in LAGraph's ``LAGr_SingleSourceShortestPath`` driver: each round relaxes only the
 out-edges of the vertices whose distance improved in the previous round,
 
-    t = f min.+ A                       (candidate distances through changed vertices)
-    f⟨¬(t ≥ d)⟩ = t, replace            (keep the candidates that improve d)
+    f = f min.+ A                       (candidate distances through changed vertices)
+    s = f ≥ d                           (true where a candidate does not improve d)
+    f⟨¬s.V⟩ = f, replace                (keep the candidates that improve d)
     d⟨f.S⟩ = f
 
 and stops when no distance changes. Without a negative cycle every shortest path has at
@@ -47,6 +48,7 @@ def sssp(A: Matrix, source: int, *, max_iters: int | None = None) -> Vector:  # 
     dist = Vector(FP64, n, device=dev)
     dist[src] << 0.0
     frontier = dist.dup()  # the vertices whose distance changed in the last round
+    stale = Vector(BOOL, n, device=dev)
     rounds = 0
     while frontier.nvals and (max_iters is None or rounds < max_iters):
         if rounds == n:
@@ -55,10 +57,10 @@ def sssp(A: Matrix, source: int, *, max_iters: int | None = None) -> Vector:  # 
                 f"after {n} rounds of Bellman-Ford; shortest paths are undefined"
             )
         rounds += 1
-        cand = frontier.vxm(W, semiring.min_plus).new()
-        # the candidates that do not improve a known distance (cand ≥ dist)
-        stale = cand.ewise_mult(dist, binary.ge).new().select("==", True).new()
-        frontier(~stale.S, replace=True) << cand
+        frontier << frontier.vxm(W, semiring.min_plus)
+        # true where a candidate does not improve a known distance (cand ≥ dist)
+        stale << frontier.ewise_mult(dist, binary.ge)
+        frontier(~stale.V, replace=True) << frontier
         dist(frontier.S) << frontier
     return dist
 

@@ -124,14 +124,20 @@ def _arange(xp: Any, n: int) -> Any:
 
 def _binary(op: BinaryOp, a: Any, b: Any, domain: DataType, out: DataType, n: int,
             xp: Any) -> Any:
-    """op(a, b) element-wise (either may be a 0-d array), as a fresh array of ``n``."""
+    """op(a, b) element-wise (either may be a 0-d array) as an array of ``n`` that owns its
+    data (first/second/pair give broadcast views: copied)."""
     i = _arange(xp, n) if op.positional else None
     j = xp.zeros(n, dtype=np.int64) if op.positional else None
-    with np.errstate(all="ignore"):
-        res = E.binary_values(op, a, b, domain, out, i, j)
+    res = E.binary_values(op, a, b, domain, out, i, j)
+    return _owned(res, n, out, xp)
+
+
+def _owned(res: Any, n: int, out: DataType, xp: Any) -> Any:
     if res.shape != (n,):
         res = xp.broadcast_to(res, (n,))
-    return xp.array(res, dtype=out.np_type, copy=True)
+    if not res.flags.owndata or res.dtype != out.np_type:
+        return xp.array(res, dtype=out.np_type, copy=True)
+    return res
 
 
 def compute_t(t: DenseT) -> tuple[Any, Any]:
@@ -147,8 +153,7 @@ def compute_t(t: DenseT) -> tuple[Any, Any]:
         return None, xp.full(n, t.scalar, dtype=out.np_type)
     ab, av = t.a  # type: ignore[misc]
     if k == "copy":
-        with np.errstate(all="ignore"):
-            return ab, av.astype(out.np_type, copy=False)
+        return ab, av.astype(out.np_type, copy=False)
     if k in ("add", "mult"):
         bb, bv = t.b  # type: ignore[misc]
         both = _binary(t.op, av, bv, t.domain, out, n, xp)  # type: ignore[arg-type]
@@ -156,14 +161,13 @@ def compute_t(t: DenseT) -> tuple[Any, Any]:
             return _and(ab, bb), both
         if ab is None and bb is None:
             return None, both
-        with np.errstate(all="ignore"):
-            if ab is None:  # A full: B alone never
-                vals = xp.where(bb, both, av.astype(out.np_type, copy=False))
-            elif bb is None:
-                vals = xp.where(ab, both, bv.astype(out.np_type, copy=False))
-            else:
-                vals = xp.where(ab & bb, both, xp.where(ab, av.astype(out.np_type, copy=False),
-                                                        bv.astype(out.np_type, copy=False)))
+        if ab is None:  # A full: B alone never
+            vals = xp.where(bb, both, av.astype(out.np_type, copy=False))
+        elif bb is None:
+            vals = xp.where(ab, both, bv.astype(out.np_type, copy=False))
+        else:
+            vals = xp.where(ab & bb, both, xp.where(ab, av.astype(out.np_type, copy=False),
+                                                    bv.astype(out.np_type, copy=False)))
         return _or(ab, bb), vals
     s, present = _host_scalar(t, xp)
     if k in ("bind1st", "bind2nd"):
@@ -176,14 +180,12 @@ def compute_t(t: DenseT) -> tuple[Any, Any]:
         if op.positional:
             base = _arange(xp, n) if op.positional == "i" else xp.zeros(n, dtype=np.int64)
             return ab, (base + op.offset).astype(out.np_type)
-        with np.errstate(all="ignore"):
-            vals = xp.asarray(op.np_func(av.astype(t.domain.np_type, copy=False)))  # type: ignore[union-attr]
-        return ab, xp.array(vals, dtype=out.np_type, copy=True)
+        vals = xp.asarray(op.np_func(av.astype(t.domain.np_type, copy=False)))  # type: ignore[union-attr]
+        return ab, _owned(vals, n, out, xp)
     iop: IndexUnaryOp = t.op
-    with np.errstate(all="ignore"):
-        res = xp.asarray(iop.np_func(av, _arange(xp, n), xp.zeros(n, dtype=np.int64), s))
+    res = xp.asarray(iop.np_func(av, _arange(xp, n), xp.zeros(n, dtype=np.int64), s))
     if k == "index":
-        return _present_if(ab, present, n, xp), xp.array(res, dtype=out.np_type, copy=True)
+        return _present_if(ab, present, n, xp), _owned(res, n, out, xp)
     keep = res.astype(bool, copy=False)
     if not present:
         keep = xp.zeros(n, dtype=bool)
@@ -220,35 +222,34 @@ def writeback(tb: Any, tv: Any, t_dtype: DataType, c: Operand | None, out: DataT
     """(bits or None, values) of C⟨mask, replace⟩ = accum(C, T) from dense T and C
     (``c`` may be None when neither a mask nor an accumulator reads it)."""
     n = tv.shape[0]
-    with np.errstate(all="ignore"):
-        if accum is not None:
-            cb, cv = c  # type: ignore[misc]
-            domain = accum.domain(out, t_dtype)
-            merged = _binary(accum, cv, tv, domain, out, n, xp)
-            if cb is None and tb is None:
-                zb, zv = None, merged
-            else:
-                both = _and(cb, tb)
-                tz = tv.astype(out.np_type, copy=False)
-                if tb is None:  # T full: where C is absent, T's value
-                    zv = xp.where(cb, merged, tz)
-                elif cb is None:
-                    zv = xp.where(tb, merged, cv)
-                else:
-                    zv = xp.where(both, merged, xp.where(tb, tz, cv))
-                zb = _or(cb, tb)
-        else:
-            zb, zv = tb, tv.astype(out.np_type, copy=False)
-        if mask is None:
-            return zb, zv
+    if accum is not None:
         cb, cv = c  # type: ignore[misc]
-        allowed = mask_allows(mask, n, xp)
-        zv = xp.where(allowed, zv, cv)
-        if zb is None and cb is None and not replace:
-            return None, zv
-        kept = (xp.ones(n, dtype=bool) if cb is None else cb) if not replace else \
-            xp.zeros(n, dtype=bool)
-        zb = xp.where(allowed, xp.ones(n, dtype=bool) if zb is None else zb, kept)
+        domain = accum.domain(out, t_dtype)
+        merged = _binary(accum, cv, tv, domain, out, n, xp)
+        if cb is None and tb is None:
+            zb, zv = None, merged
+        else:
+            both = _and(cb, tb)
+            tz = tv.astype(out.np_type, copy=False)
+            if tb is None:  # T full: where C is absent, T's value
+                zv = xp.where(cb, merged, tz)
+            elif cb is None:
+                zv = xp.where(tb, merged, cv)
+            else:
+                zv = xp.where(both, merged, xp.where(tb, tz, cv))
+            zb = _or(cb, tb)
+    else:
+        zb, zv = tb, tv.astype(out.np_type, copy=False)
+    if mask is None:
+        return zb, zv
+    cb, cv = c  # type: ignore[misc]
+    allowed = mask_allows(mask, n, xp)
+    zv = xp.where(allowed, zv, cv)
+    if zb is None and cb is None and not replace:
+        return None, zv
+    kept = (xp.ones(n, dtype=bool) if cb is None else cb) if not replace else \
+        xp.zeros(n, dtype=bool)
+    zb = xp.where(allowed, xp.ones(n, dtype=bool) if zb is None else zb, kept)
     return zb, zv
 
 
@@ -283,8 +284,9 @@ def run(t: DenseT, c: Operand | None, out: DataType, mask: MaskView | None,
         if res is not None:
             return res
         return writeback(tb, tv, t.dtype, c, out, mask, accum, replace, xp)
-    tb, tv = compute_t(t)
-    return writeback(tb, tv, t.dtype, c, out, mask, accum, replace, xp)
+    with np.errstate(all="ignore"):  # garbage slots of bitmaps may overflow or be NaN
+        tb, tv = compute_t(t)
+        return writeback(tb, tv, t.dtype, c, out, mask, accum, replace, xp)
 
 
 def scalar_dtype_of(value: Any) -> DataType:

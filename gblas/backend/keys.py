@@ -35,12 +35,19 @@ def _fill_masked_cpu(bits, vals, mask, value):  # noqa: ANN001, ANN202
     return n
 
 
+_PARALLEL_FILL = 1 << 18  # below this many positions: NumPy on the calling thread
+
+
 def fill_masked(bits: Any, vals: Any, mask: Any, value: Any) -> int:
     """Where ``mask``: set ``bits`` and store ``value`` in ``vals`` (in place); returns the
     number of bits set afterwards. One fused pass on the CPU."""
     xp = xp_of(bits)
     if xp is np:
         v = np.asarray(value, dtype=vals.dtype)[()]
+        if bits.shape[0] < _PARALLEL_FILL:  # waking the thread pool costs more
+            np.logical_or(bits, mask, out=bits)
+            np.copyto(vals, v, where=mask)
+            return int(np.count_nonzero(bits))
         return int(_fill_masked_cpu(bits, vals, np.ascontiguousarray(mask, dtype=np.bool_), v))
     from .elementwise_cuda import fill_masked_kernel  # noqa: PLC0415
 

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .._device import same_device
 from ..dtypes import DataType, dtype_of_value, lookup_dtype
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidObject, InvalidValue
@@ -27,6 +29,7 @@ class Result:
 
 
 ComputeFn = Callable[[Mask | None, Descriptor | None], Result]
+_OUTPUT_TYPES: dict[int, type] = {}  # ndim -> the class of its results (filled on first use)
 
 
 class Expression:
@@ -44,11 +47,13 @@ class Expression:
 
     @property
     def output_type(self) -> type:
-        from .matrix import Matrix  # noqa: PLC0415
-        from .scalar import Scalar  # noqa: PLC0415
-        from .vector import Vector  # noqa: PLC0415
+        if not _OUTPUT_TYPES:
+            from .matrix import Matrix  # noqa: PLC0415
+            from .scalar import Scalar  # noqa: PLC0415
+            from .vector import Vector  # noqa: PLC0415
 
-        return {0: Scalar, 1: Vector, 2: Matrix}[self.ndim]
+            _OUTPUT_TYPES.update({0: Scalar, 1: Vector, 2: Matrix})
+        return _OUTPUT_TYPES[self.ndim]
 
     def new(self, dtype: Any = None, *, mask: Mask | None = None, name: str | None = None,
             desc: Descriptor | None = None) -> Any:
@@ -144,7 +149,7 @@ class Updater:
         self.replace = bool(replace) or bool(self.desc is not None and self.desc.replace)
         if self.replace and self.mask is None:
             raise InvalidValue("replace=True needs a mask (it clears what the mask excludes)")
-        if self.mask is not None:
+        if self.mask is not None and self.mask.parent.device != parent.device:
             same_device(parent, self.mask, what="output and mask")
 
     def __lshift__(self, rhs: Any) -> None:
@@ -159,13 +164,13 @@ class Updater:
         parent = self.parent
         if isinstance(rhs, Expression):
             expr = rhs
-        elif hasattr(rhs, "_as_expression"):
-            expr = rhs._as_expression()
         elif parent.ndim > 0 and _is_scalar_like(rhs):
             from ..ops.assign import assign_expr  # noqa: PLC0415
 
             assign_expr(parent, None, rhs, self.mask, self.accum, self.replace, self.desc)
             return
+        elif hasattr(rhs, "_as_expression"):
+            expr = rhs._as_expression()
         elif parent.ndim == 0:
             from .scalar import scalar_value_expression  # noqa: PLC0415
 
@@ -185,7 +190,8 @@ class Updater:
                 f"{expr.op} gives shape {expr.shape} but the output {parent.name} has shape "
                 f"{parent.shape}; resize the output or fix the operands"
             )
-        same_device(parent, expr, what="output and expression")
+        if parent.device != expr.device:
+            same_device(parent, expr, what="output and expression")
         if self.accum is not None:
             self.accum.domain(parent.dtype, expr.dtype)
         res = expr._run(self.mask, self.desc)
@@ -201,6 +207,8 @@ class Updater:
 
 
 def _is_scalar_like(x: Any) -> bool:
+    if isinstance(x, (bool, int, float, np.generic)):
+        return True
     from .scalar import Scalar  # noqa: PLC0415
 
     if isinstance(x, Scalar):

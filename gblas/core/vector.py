@@ -9,10 +9,24 @@ import numpy as np
 from .._device import get_array_module, move_array, normalize_device
 from ..dtypes import FP64, DataType, lookup_dtype
 from ..exceptions import DimensionMismatch, InvalidValue, NoValue
-from ..formats.vector import VecData
+from ..formats.vector import FULL, VecData
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp
 from .base import Collection, auto_name, index_array, is_scalar_index, normalize_index
 from .expr import Expression, Result
+
+
+def _writeback() -> Any:
+    """ops.writeback.writeback_vector (imported on first use: the objects layer reaches the
+    operations lazily)."""
+    global _WRITEBACK
+    if _WRITEBACK is None:
+        from ..ops.writeback import writeback_vector  # noqa: PLC0415
+
+        _WRITEBACK = writeback_vector
+    return _WRITEBACK
+
+
+_WRITEBACK: Any = None
 
 
 class Vector(Collection):
@@ -110,11 +124,18 @@ class Vector(Collection):
         return self.size
 
     # ------------------------------------------------------------------ export
-    def to_coo(self, dtype: Any = None, *, indices: bool = True,
-               values: bool = True) -> tuple[Any, Any]:
-        """(indices, values) as NumPy arrays, sorted by index."""
-        idx, vals = self._data.as_sparse()
-        idx, vals = move_array(idx, "cpu"), move_array(vals, "cpu")
+    def to_coo(self, dtype: Any = None, *, indices: bool = True, values: bool = True,
+               device: str = "cpu") -> tuple[Any, Any]:
+        """(indices, values) sorted by index: NumPy arrays, or with ``device`` (gblas)
+        arrays on that device, e.g. ``device=v.device``: a GPU vector's arrays then stay
+        on the GPU (no copy to the host; usable as an index list: ``w << u[values]``)."""
+        dev = normalize_device(device)
+        data = self._data
+        if data.kind == FULL and not indices:
+            idx, vals = None, data.values  # no index list to build
+        else:
+            idx, vals = data.as_sparse()
+        idx, vals = move_array(idx, dev), move_array(vals, dev)
         if dtype is not None:
             vals = vals.astype(lookup_dtype(dtype).np_type)
         return (idx.copy() if indices else None, vals.copy() if values else None)
@@ -205,10 +226,8 @@ class Vector(Collection):
         return isequal(self, other, check_dtype=check_dtype, rel_tol=rel_tol, abs_tol=abs_tol)
 
     def _write(self, res: Result, mask: Any, accum: Any, replace: bool) -> None:
-        from ..ops.writeback import writeback_vector  # noqa: PLC0415
-
-        self._data = writeback_vector(self._data, res.data, mask, accum, replace,
-                                      res.mask_applied)
+        self._data = _writeback()(self._data, res.data, mask, accum, replace,
+                                  res.mask_applied)
 
     # ------------------------------------------------------------------ operations
     def vxm(self, other: Any, op: Semiring | None = None) -> Expression:

@@ -16,6 +16,7 @@ from ..formats.csr.convert import csr_from_keys, csr_keys
 from ..formats.vector import VecData
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, UnaryOp
 from .plan import record
+from .validate import binary_types, unary_types
 
 
 def _scalar(x: Any, device: str = "cpu") -> tuple[Any, DataType]:
@@ -64,8 +65,7 @@ def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Exp
     if isinstance(op, UnaryOp):
         if left is not None or right is not None:
             raise InvalidValue(f"unary operator {op!r} takes no left=/right= scalar")
-        domain = op.domain(obj.dtype)
-        out = op.return_type(obj.dtype)
+        domain, out = unary_types(op, obj.dtype)
         kind = "unary"
 
         def fn(vals: Any, i: Any, j: Any) -> Any:
@@ -79,8 +79,9 @@ def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Exp
                 f"binary operator {op!r} needs exactly one bound scalar: left= or right="
             )
         s, sdt = _scalar(left if left is not None else right, obj.device)
-        domain = op.domain(sdt, obj.dtype) if left is not None else op.domain(obj.dtype, sdt)
-        out = op.return_type(domain, domain)
+        domain = binary_types(op, sdt, obj.dtype)[0] if left is not None else \
+            binary_types(op, obj.dtype, sdt)[0]
+        out = binary_types(op, domain, domain)[1]
         kind = "bind1st" if left is not None else "bind2nd"
 
         def fn(vals: Any, i: Any, j: Any) -> Any:

@@ -22,6 +22,7 @@ from ..backend.scatter import scatter
 from ..core.base import index_array, is_scalar_index, normalize_index
 from ..core.expr import Expression
 from ..core.mask import Mask
+from ..core.scalar import Scalar
 from ..exceptions import DimensionMismatch, InvalidObject, InvalidValue
 from ..formats.csr.convert import csr_from_keys, csr_keys
 from ..formats.vector import BITMAP, SPARSE, VecData
@@ -58,8 +59,6 @@ def _operand(value: Any, device: str = "cpu") -> tuple[str, Any]:
     """('scalar', python value or DeviceScalar) or ('vector'|'matrix', object). A Scalar
     still on the GPU stays there when the output is on a GPU (the kernel reads it; an empty
     one assigns no entries)."""
-    from ..core.scalar import Scalar  # noqa: PLC0415
-
     if isinstance(value, Expression):
         value = value.new()
     if isinstance(value, Scalar):

@@ -17,6 +17,7 @@ from ..formats.csr.convert import csr_from_keys, csr_keys
 from ..formats.vector import SPARSE, VecData
 from ..semirings.model import BinaryOp, Monoid, Semiring, binary, monoid
 from .plan import record
+from .validate import binary_types
 
 
 def _as_binary(op: Any, name: str) -> BinaryOp:
@@ -81,8 +82,9 @@ def use_dense(*datas: VecData) -> bool:
     """Element-wise work on vectors goes through the dense (bitmap/full) kernels on a GPU
     (sorted merges would need counts on the host) and on the CPU when an operand is dense
     or the operands together are (a sorted merge pays only below the bitmap density)."""
-    if any(d.kind != SPARSE or d.on_device for d in datas):
-        return True
+    for d in datas:
+        if d.kind != SPARSE or d.on_device:
+            return True
     return sum(d.nvals for d in datas) > _config.get("bitmap_density") * datas[0].size
 
 
@@ -95,10 +97,9 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
         )
     if a.shape != b.shape:
         raise DimensionMismatch(f"{name}: shapes {a.shape} and {b.shape} differ")
-    dev = same_device(a, b)
-    out = bop.return_type(a.dtype, b.dtype)
+    dev = a.device if a.device == b.device else same_device(a, b)
+    domain, out = binary_types(bop, a.dtype, b.dtype)
     if a.ndim == 1:
-        domain = bop.domain(a.dtype, b.dtype)
         kind = "add" if name == "ewise_add" else "mult"
 
         def compute_v(mask: Any, desc: Any) -> Result:

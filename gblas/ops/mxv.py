@@ -10,11 +10,12 @@ from dataclasses import replace
 from typing import Any
 
 from .._device import device_kind, same_device
+from ..backend import spmv
 from ..core.descriptor import Descriptor
 from ..core.expr import Expression, Result
 from ..core.mask import Mask
 from ..exceptions import DimensionMismatch, NotImplementedForFormat
-from ..formats.vector import SPARSE, VecData
+from ..formats.vector import FULL, SPARSE, VecData
 from ..semirings.model import KernelSemiring, resolve_semiring
 from .dispatch import MxvCall, find_kernel, formats_for, semiring_traits
 from .plan import choose_direction, record
@@ -170,6 +171,7 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
         mask_comp=bool(mask.complement) if fuse else False,
         early_exit=desc.early_exit if desc is not None else True,
     )
+    name = reg.name
     if xdata.on_device:
         T = reg.func(call)  # noqa: N806
     else:
@@ -177,8 +179,27 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
 
         # small products on one thread: waking the pool costs more than the work
         with threads_for(int(getattr(rep, "nnz", 1 << 30)) + M.nrows, _SERIAL_WORK):
-            T = reg.func(call)  # noqa: N806
+            if name == "csr_pull_spmv" and spmv.applies(ks):
+                # plus/min/max with first/second/times/plus/pair on one numeric type: the
+                # specialised pull (operators inlined, no per-entry opcode switch)
+                name = "csr_pull_arith"
+                T = _pull_arith(call)  # noqa: N806
+            else:
+                T = reg.func(call)  # noqa: N806
     if isinstance(state, dict):
         state[transposed_view] = used_direction
-    record(desc, opname, reg.name, used_direction, fmt)
+    record(desc, opname, name, used_direction, fmt)
     return Result(T, mask_applied=fuse)
+
+
+def _pull_arith(call: MxvCall) -> VecData:
+    """The CPU pull of :mod:`gblas.backend.spmv` on the CSR of M."""
+    csr = call.rep
+    x: VecData = call.x
+    if x.kind == FULL:
+        xb, xv = None, x.values
+    else:
+        xb, xv = x.as_bitmap()
+    pres, vals = spmv.pull(csr.indptr, csr.indices, csr.values, csr.iso, xb, xv,
+                           call.mask_bits, call.mask_comp, call.ks)
+    return VecData.bitmap(call.nrows, call.ks.out_type, pres, vals).normalized()

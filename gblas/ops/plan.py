@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .. import _config
 from ..core.descriptor import Descriptor
@@ -16,21 +17,24 @@ class PlanRecord:
     format: str | None
 
 
-_last: list[PlanRecord | None] = [None]
+# the last operation's (op, kernel, direction, format): a tuple per operation, the record
+# object only when asked for (every operation records; few ask)
+_last: list[Any] = [None, None]  # [the tuple, its PlanRecord once asked for]
 
 
 def record(desc: Descriptor | None, op: str, kernel: str, direction: str | None = None,
-           fmt: str | None = None) -> PlanRecord:
-    rec = PlanRecord(op, kernel, direction, fmt)
-    _last[0] = rec
+           fmt: str | None = None) -> None:
+    _last[0] = (op, kernel, direction, fmt)
+    _last[1] = None
     if desc is not None:
         desc.record(kernel, direction)
-    return rec
 
 
 def last_plan() -> PlanRecord | None:
     """What the most recent operation ran (kernel, direction, format)."""
-    return _last[0]
+    if _last[1] is None and _last[0] is not None:
+        _last[1] = PlanRecord(*_last[0])
+    return _last[1]
 
 
 def choose_direction(last: str, x_nvals: int, x_size: int, desc: Descriptor | None) -> str:

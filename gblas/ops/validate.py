@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..dtypes import DataType
 from ..exceptions import DomainMismatch, InvalidObject
-from ..semirings.model import BinaryOp, Monoid, Semiring, semiring
+from ..semirings.model import BinaryOp, Monoid, Semiring, UnaryOp, semiring
 
 
 def as_semiring(op: Any, what: str) -> Semiring:
@@ -44,3 +45,27 @@ def require(obj: Any, kind: str, what: str) -> None:
     cls = Vector if kind == "vector" else MatrixLike
     if not isinstance(obj, cls):
         raise InvalidObject(f"{what} expects a {kind}, got {type(obj).__name__}")
+
+
+# (operator, input types) -> (domain, result type): typing an operator walks its rules
+# (unify, bool aliases, return rules); an operation on small operands should not redo that
+_TYPES: dict[tuple[Any, ...], tuple[DataType, DataType]] = {}
+
+
+def binary_types(op: BinaryOp, left: DataType, right: DataType) -> tuple[DataType, DataType]:
+    """(domain, result type) of ``op`` on (left, right), memoised (DomainMismatch if the
+    operator refuses the types)."""
+    key = (op, left, right)
+    res = _TYPES.get(key)
+    if res is None:
+        res = _TYPES[key] = (op.domain(left, right), op.return_type(left, right))
+    return res
+
+
+def unary_types(op: UnaryOp, dtype: DataType) -> tuple[DataType, DataType]:
+    """(domain, result type) of a unary operator on ``dtype``, memoised."""
+    key = (op, dtype)
+    res = _TYPES.get(key)
+    if res is None:
+        res = _TYPES[key] = (op.domain(dtype), op.return_type(dtype))
+    return res

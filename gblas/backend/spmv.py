@@ -1,0 +1,128 @@
+"""CPU pull SpMV for the arithmetic semirings on a dense vector: T = M ⊕.⊗ x with ⊕ in
+{plus, min, max} and ⊗ in {first, second, times, plus, pair} on one numeric type.
+
+The general CPU kernel (``formats/csr/cpu.py``) switches on the opcodes for every entry,
+casts through the wide type and tests the terminal value; for these semirings (PageRank's
+plus_first, plus_times, connected components' min_second, Bellman-Ford's min_plus) the
+operator calls are inlined, the x-presence test is a select rather than a branch, and a
+full x skips it: about 4x fewer cycles per entry, SciPy's ``csr_matvec`` speed. Results
+are those of the general kernel: each product and each fold in the one type (a float32
+product computed in float64 and rounded is the float32 product), the fold starting from
+the first product (fmin/fmax: a NaN product is skipped, as there).
+
+Takes raw CSR arrays (no format containers: this module sits below the formats).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+from numba import prange
+
+from ..semirings.codegen_numba import FIRST, MAX, MIN, PAIR, PLUS, SECOND, TIMES
+from ..semirings.model import KernelSemiring
+
+_TYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.int64),
+          np.dtype(np.int32))
+_MULTS = {"first": FIRST, "second": SECOND, "times": TIMES, "plus": PLUS, "pair": PAIR,
+          "oneb": PAIR}
+_MONOIDS = {"plus": PLUS, "min": MIN, "max": MAX}
+
+
+def applies(ks: KernelSemiring) -> bool:
+    """Whether :func:`pull` computes ``ks`` (one numeric type, no user-defined operator)."""
+    mult, add = ks.mult, ks.add
+    if ks.is_udf or mult is None or add is None or mult.positional:
+        return False
+    if ks.domain != ks.out_type or np.dtype(ks.domain.np_type) not in _TYPES:
+        return False
+    return mult.name in _MULTS and add.binaryop.name in _MONOIDS and not add.is_any
+
+
+@numba.njit(inline="always")
+def _prod(mop, mvals, m_iso, p, xv):  # noqa: ANN001, ANN202
+    if mop == SECOND:
+        return xv
+    a = mvals[0] if m_iso else mvals[p]
+    if mop == FIRST:
+        return a
+    if mop == TIMES:
+        return a * xv
+    return a + xv
+
+
+@numba.njit(inline="always")
+def _fold(aop, acc, t):  # noqa: ANN001, ANN202
+    if aop == PLUS:
+        return acc + t
+    if aop == MIN:
+        return acc if (acc < t or t != t) else t
+    return acc if (acc > t or t != t) else t
+
+
+@numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
+def _pull(indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
+          aop, mop, out, pres):
+    for ii in prange(indptr.shape[0] - 1):
+        i = np.int64(ii)
+        if use_mask and mask[i] == mcomp:
+            pres[i] = False
+            continue
+        lo = indptr[i]
+        hi = indptr[i + 1]
+        if lo == hi:
+            pres[i] = False
+            continue
+        if x_full:
+            acc = _prod(mop, mvals, m_iso, lo, x[indices[lo]])
+            for p in range(lo + 1, hi):
+                acc = _fold(aop, acc, _prod(mop, mvals, m_iso, p, x[indices[p]]))
+            out[i] = acc
+            pres[i] = True
+        else:
+            k0 = indices[lo]
+            found = xpres[k0]
+            acc = _prod(mop, mvals, m_iso, lo, x[k0])
+            for p in range(lo + 1, hi):
+                k = indices[p]
+                b = xpres[k]
+                t = _prod(mop, mvals, m_iso, p, x[k])
+                folded = _fold(aop, acc, t) if found else t
+                acc = folded if b else acc
+                found = found or b
+            out[i] = acc
+            pres[i] = found
+
+
+def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: Any,
+         mask_bits: Any, mask_comp: bool, ks: KernelSemiring) -> tuple[Any, Any]:
+    """(present, values) of T = M ⊕.⊗ x over CSR arrays of M (``values`` None: every
+    entry is ``iso``); ``x_bits`` None when x is full; rows the mask forbids are skipped."""
+    dt = np.dtype(ks.domain.np_type)
+    mop = _MULTS[ks.mult.name]
+    if mop == PAIR:  # the product is 1: the matrix's value read as an iso 1
+        mop, values, iso = FIRST, None, 1
+    if mop in (FIRST, TIMES, PLUS):
+        if values is None:
+            mvals, m_iso = np.full(1, iso, dtype=dt), True
+        else:
+            mvals, m_iso = np.ascontiguousarray(values, dtype=dt), False
+    else:
+        mvals, m_iso = np.zeros(1, dtype=dt), True
+    n = indptr.shape[0] - 1
+    x = np.ascontiguousarray(x_vals, dtype=dt)
+    full = x_bits is None
+    xpres = np.ones(1, dtype=np.bool_) if full else np.ascontiguousarray(x_bits, np.bool_)
+    use_mask = mask_bits is not None
+    mask = np.ascontiguousarray(mask_bits, np.bool_) if use_mask else np.zeros(1, np.bool_)
+    out = np.empty(n, dtype=dt)
+    pres = np.empty(n, dtype=np.bool_)
+    _pull(np.ascontiguousarray(indptr, np.int64), np.ascontiguousarray(indices, np.int64),
+          mvals, m_iso, x, xpres, full, mask, use_mask, bool(mask_comp),
+          _MONOIDS[ks.add.binaryop.name], mop, out, pres)
+    return pres, out
+
+
+__all__ = ["applies", "pull"]
