@@ -21,7 +21,7 @@ _DEFAULTS: dict[str, Any] = {
     "mxm_saxpy_weight": 4.0,
     # saxpy mxm on the GPU and the generic (array-primitive) mxm expand at most this many
     # products at a time (gblas.formats.chunks); 0 = auto: 2**24 on the CPU, on a GPU what
-    # the free device memory allows (128 bytes a product, 2**20 to 2**28)
+    # the free device memory allows (96 bytes a product in the CUDA saxpy, 2**20 to 2**28)
     "mxm_chunk_products": 0,
     # vectors whose density rises above this are stored as bitmaps, below it as sparse
     "bitmap_density": 0.05,
