@@ -200,6 +200,90 @@ class SyncCounter:
             setattr(owner, name, orig)
 
 
+def _cupyx_pagerank(S: Any, damping: float, tol: float, max_iters: int) -> tuple[Any, int]:  # noqa: N803
+    """The naive loop of benchmarks/algorithms.py: cuSPARSE SpMV on Aᵀ, one read per
+    iteration."""
+    import cupy as cp  # noqa: PLC0415
+    import cupyx.scipy.sparse as csp  # noqa: PLC0415
+
+    n = S.shape[0]
+    AT = csp.csr_matrix(S.T.tocsr().astype(np.float64))  # noqa: N806
+    deg = S.indptr[1:] - S.indptr[:-1]
+    scale = cp.asarray(np.where(deg > 0, 1.0 / np.maximum(deg, 1), 0.0))
+    dangling = cp.asarray((deg == 0).astype(np.float64))
+
+    def run() -> tuple[Any, int]:
+        r, dscale = cp.full(n, 1.0 / n), damping * scale
+        it = 0
+        for it in range(1, max_iters + 1):  # noqa: B007
+            new = AT @ (r * dscale)
+            new += (damping * (r @ dangling) + (1.0 - damping)) / n
+            err = float(cp.abs(new - r).sum())
+            r = new
+            if err < n * tol:
+                break
+        return r, it
+
+    return run  # type: ignore[return-value]
+
+
+def _algorithms(spec: str) -> dict[str, Any]:
+    """gblas PageRank and CC on the GPU against the naive cupyx PageRank (ms, median of 3)."""
+    import cupy as cp  # noqa: PLC0415
+
+    from gblas.algorithms import connected_components, pagerank  # noqa: PLC0415
+
+    t0 = time.perf_counter()
+    A = common.load_graph(spec)  # noqa: N806
+    S = A.to_scipy_sparse()  # noqa: N806
+    G = A.to("cuda:0")  # noqa: N806
+    print(f"{spec}: n={A.nrows} nnz={A.nvals} (built in {time.perf_counter() - t0:.1f} s)")
+
+    def timed(f: Callable[[], Any]) -> tuple[float, Any]:
+        f()
+        cp.cuda.get_current_stream().synchronize()
+        ts, out = [], None
+        for _ in range(3):
+            t = time.perf_counter()
+            out = f()
+            cp.cuda.get_current_stream().synchronize()
+            ts.append((time.perf_counter() - t) * 1e3)
+        return statistics.median(ts), out
+
+    res: dict[str, Any] = {}
+    st: dict[str, Any] = {}
+    res["gblas_pagerank_ms"], r = timed(lambda: pagerank(G, tol=1e-9, stats=st))
+    res["gblas_pagerank_iterations"] = st["iterations"]
+    naive = _cupyx_pagerank(S, 0.85, 1e-9, 100)
+    res["cupyx_pagerank_ms"], (rx, its) = timed(naive)
+    res["cupyx_pagerank_iterations"] = its
+    res["pagerank_max_diff"] = float(np.abs(r.to_dense() - cp.asnumpy(rx)).max())
+    res["gblas_cc_ms"], f = timed(lambda: connected_components(G))
+    res["cc_components"] = int(np.unique(f.to_dense()).size)
+    for k, v in res.items():
+        print(f"  {k}: {v:.4g}" if isinstance(v, float) else f"  {k}: {v}")
+    return res
+
+
+def _profile(d: dict[str, Any], device: str, names: list[str]) -> None:
+    """Where the host time of each named operation goes (cProfile, 200 calls)."""
+    import cProfile  # noqa: PLC0415
+    import pstats  # noqa: PLC0415
+
+    ops = gblas_ops(d, device)
+    for name in names:
+        f = ops[name]
+        for _ in range(3):
+            f()
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(200):
+            f()
+        prof.disable()
+        print(f"--- profile of {name} on {device} (200 calls)")
+        pstats.Stats(prof).sort_stats("tottime").print_stats(14)
+
+
 def main() -> None:
     global sync_of_last
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -209,6 +293,11 @@ def main() -> None:
     ap.add_argument("--per-batch", type=int, default=40)
     ap.add_argument("--threads", type=int, default=None, help="Numba/BLAS/SuiteSparse threads")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--algorithms", default="", help="also time gblas PageRank and "
+                    "connected components on this graph spec (kron:20) on the GPU, and a naive "
+                    "cupyx PageRank loop")
+    ap.add_argument("--profile", default="", help="comma-separated operations to profile "
+                    "(cProfile, host side) on the GPU (else the CPU), e.g. ewise_add,mxv")
     args = ap.parse_args()
     info = common.machine_info()
     d = inputs(args.n, args.nnz)
@@ -246,6 +335,10 @@ def main() -> None:
         sync()
         info["gpu"] = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
         base = {k: _time(f, B, P) for k, f in cupy_baselines().items()}
+    if args.profile:
+        _profile(d, "cuda:0" if gpu else "cpu", args.profile.split(","))
+    if args.algorithms and gpu:
+        info["algorithms"] = _algorithms(args.algorithms)
     names = list(cols["gblas cpu"])
     heads = list(cols)
     print(f"host µs per call, n={args.n}, nnz={args.nnz} ({info['date']}, {info['cpu']}"

@@ -80,17 +80,28 @@ class DenseT:
 
 @dataclass(eq=False)
 class DeviceScalar:
-    """A scalar left on a GPU by a kernel: its value and whether it has one, as 1-element
-    device arrays (reading them is the only thing that waits for the device)."""
+    """A scalar left on a GPU by a kernel: a 2-element device array of its type holding
+    the value and whether it has one (non-zero: present), so that reading both is one copy
+    to the host, the only thing that waits for the device."""
 
-    value: Any  # 1-element array of dtype
-    present: Any  # 1-element bool array
+    buf: Any  # [value, present]
     dtype: DataType
 
+    @property
+    def value(self) -> Any:
+        """The value as a 1-element device array (a view)."""
+        return self.buf[0:1]
+
+    @property
+    def present(self) -> Any:
+        """Whether there is a value, as a 1-element bool device array."""
+        return self.buf[1:2] != 0
+
     def read(self) -> tuple[Any, bool]:
-        """(Python value or None, present): one copy of each to the host."""
-        present = bool(self.present.get()[0])
-        return (self.value.get()[0].item() if present else None), present
+        """(Python value or None, present): one copy to the host."""
+        host = self.buf.get()
+        present = bool(host[1] != 0)
+        return (host[0].item() if present else None), present
 
 
 @dataclass(frozen=True)
@@ -140,9 +151,9 @@ def _owned(res: Any, n: int, out: DataType, xp: Any) -> Any:
     return res
 
 
-def compute_t(t: DenseT) -> tuple[Any, Any]:
-    """(bits or None, values) of T in the array module of its operands (NumPy or CuPy)."""
-    xp = t.xp
+def compute_t(t: DenseT, xp: Any = None) -> tuple[Any, Any]:
+    """(bits or None, values) of T in the array module ``xp`` (default: its operands')."""
+    xp = t.xp if xp is None else xp
     n, out = t.size, t.dtype
     k = t.kind
     if k == "scalar":
@@ -264,29 +275,44 @@ def result_full(t: DenseT, c_full: bool, mask: MaskView | None, accum: Any,
 
 
 def run(t: DenseT, c: Operand | None, out: DataType, mask: MaskView | None,
-        accum: BinaryOp | None, replace: bool, inplace: bool = False) -> tuple[Any, Any]:
+        accum: BinaryOp | None, replace: bool, inplace: bool = False,
+        like: Any = None) -> tuple[Any, Any]:
     """(bits or None, values) of the output after ``C⟨mask, replace⟩ = accum(C, T)``: one
     fused CUDA kernel where the operators have a CUDA form, else array operations.
 
     ``inplace``: C's arrays may be overwritten (nothing else holds them); the result may
-    then be those arrays."""
-    xp = t.xp if t.a is not None else (E.xp_of(c[1]) if c is not None else np)
+    then be those arrays. ``like``: an array of the output's device (T may have no
+    operand array: a scalar)."""
+    if like is None:
+        like = t.a[1] if t.a is not None else (c[1] if c is not None else np.empty(0))
+    xp = E.xp_of(like)
     if xp is not np:
-        from . import dense_cuda  # noqa: PLC0415
-
-        res = dense_cuda.run(t, c, out, mask, accum, replace, inplace)
+        dense_cuda = _dense_cuda()
+        res = dense_cuda.run(t, c, out, mask, accum, replace, inplace, like)
         if res is not None:
             return res
         # no CUDA form of T's operator: T by array operations, then the fused write-back
-        tb, tv = compute_t(t)
+        tb, tv = compute_t(t, xp)
         copy = DenseT(t.size, t.dtype, "copy", a=(tb, tv))
-        res = dense_cuda.run(copy, c, out, mask, accum, replace, inplace)
+        res = dense_cuda.run(copy, c, out, mask, accum, replace, inplace, like)
         if res is not None:
             return res
         return writeback(tb, tv, t.dtype, c, out, mask, accum, replace, xp)
     with np.errstate(all="ignore"):  # garbage slots of bitmaps may overflow or be NaN
-        tb, tv = compute_t(t)
+        tb, tv = compute_t(t, xp)
         return writeback(tb, tv, t.dtype, c, out, mask, accum, replace, xp)
+
+
+def _dense_cuda() -> Any:
+    """gblas.backend.dense_cuda, imported on the first GPU operation."""
+    if not _CUDA:
+        from . import dense_cuda  # noqa: PLC0415
+
+        _CUDA.append(dense_cuda)
+    return _CUDA[0]
+
+
+_CUDA: list[Any] = []
 
 
 def scalar_dtype_of(value: Any) -> DataType:

@@ -26,7 +26,7 @@ from ..dtypes import DataType
 from ..semirings.codegen_cuda import c_type, functor_source
 from ..semirings.model import BinaryOp, IndexUnaryOp, UnaryOp
 from .cuda import BLOCK, _cp, _grid
-from .dense import DenseT, DeviceScalar, MaskView, Operand
+from .dense import DenseT, DeviceScalar, MaskView, Operand, result_full
 
 # run-time flags of gb_dense
 A_FULL, B_FULL, C_FULL, MASK, M_VALUE, M_COMP, M_FULL, REPLACE, W_BITS, S_DEV = (
@@ -36,12 +36,13 @@ _KERNEL = r"""
 extern "C" __global__ void gb_dense(
     const long long n, const int flags,
     const bool* ab, const TA* av, const bool* bb, const TB* bv,
-    const TS s_host, const TS* s_dev, const bool* s_pres,
+    const TS s_host, const TS* s_dev,
     const bool* cb, const TC* cv, const bool* mb, const TM* mv,
     bool* rb, TC* rv) {
   // no __restrict__: the output may be C's own arrays (updated in place), and A's
+  // a device scalar is [value, present]
   const TS s = (flags & GB_S_DEV) ? s_dev[0] : s_host;
-  const bool sp = (flags & GB_S_DEV) ? s_pres[0] : true;
+  const bool sp = (flags & GB_S_DEV) ? (s_dev[1] != (TS)0) : true;
   (void)s; (void)sp;
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -173,31 +174,37 @@ def _t_code(t: DenseT) -> str | None:
     return f"const TA x = av[i]; (void)x; tb = pa && sp && {e}; tv = (TZ)x;"
 
 
-def _scalar_type(t: DenseT) -> tuple[np.dtype, Any] | None:
-    """(C-side type of the scalar, host value) — as NumPy would compare or cast it (a
-    Python scalar takes the array's type when that is a float, NEP 50); None to refuse."""
+def _scalar_type(t: DenseT) -> np.dtype | None:
+    """The C-side type of T's scalar, as NumPy would compare or cast it (a Python scalar
+    takes the array's type when that is a float, NEP 50); None to refuse. Depends on the
+    scalar's Python type only (part of the launch key)."""
     s = t.scalar
+    if t.kind in ("add", "mult", "copy", "unary"):
+        return np.dtype(np.int64)  # no scalar
     if isinstance(s, DeviceScalar):
-        return np.dtype(s.dtype.np_type), None
+        return np.dtype(s.dtype.np_type)
     if t.kind in ("bind1st", "bind2nd"):
-        dt = np.dtype(t.domain.np_type)  # type: ignore[union-attr]
-        return dt, np.asarray(s).astype(dt)[()]
+        return np.dtype(t.domain.np_type)  # type: ignore[union-attr]
     if t.kind == "scalar":
-        dt = np.dtype(t.dtype.np_type)
-        return dt, np.asarray(s).astype(dt)[()]
-    if s is None:
-        return np.dtype(np.int64), np.int64(0)
-    a_kind = np.dtype(t.a[1].dtype).kind  # type: ignore[index]
-    if isinstance(s, (bool, np.bool_)):
-        s = int(s)
-    if a_kind == "f" and t.op is not None and t.op.name.startswith("value"):
-        dt = np.dtype(t.a[1].dtype)  # type: ignore[index]
-        return dt, np.asarray(s).astype(dt)[()]
+        return np.dtype(t.dtype.np_type)
+    a_dt = np.dtype(t.a[1].dtype)  # type: ignore[index]
+    if a_dt.kind == "f" and t.op.name.startswith("value"):
+        return a_dt
     if isinstance(s, (float, np.floating)):
-        return np.dtype(np.float64), np.float64(s)
-    if a_kind == "u" and not 0 <= int(s) < 2**63:
+        return np.dtype(np.float64)
+    return np.dtype(np.int64)
+
+
+def _scalar_value(t: DenseT, s_type: np.dtype) -> Any:
+    """The host scalar as a NumPy scalar of ``s_type`` (passed by value); None to refuse
+    (a negative or huge thunk against unsigned 64-bit values: no common C type)."""
+    s = t.scalar
+    if s is None or isinstance(s, DeviceScalar):
+        return s_type.type(0)
+    if (t.kind in ("select", "index") and s_type.kind == "i"
+            and np.dtype(t.a[1].dtype) == np.uint64 and not 0 <= int(s) < 2**63):  # type: ignore[index]
         return None
-    return np.dtype(np.int64), np.int64(s)
+    return np.asarray(s).astype(s_type)[()]
 
 
 def _acc_expr(accum: BinaryOp | None, out: DataType, t_dtype: DataType
@@ -215,11 +222,16 @@ def _acc_expr(accum: BinaryOp | None, out: DataType, t_dtype: DataType
 
 
 @functools.cache
-def _kernel(device_id: int, source: str) -> Any:
+def _kernel(device_id: int, types: tuple[str, ...], t_code: str, acc: str) -> Any:
     cp = _cp()
     with cp.cuda.Device(device_id):
-        mod = cp.RawModule(code=source, options=("-std=c++17",))
+        mod = cp.RawModule(code=source(types, t_code, acc), options=("-std=c++17",))
         return mod.get_function("gb_dense")
+
+
+@functools.cache
+def _ctype(dtype: Any) -> str:
+    return c_type(dtype)
 
 
 def source(types: tuple[str, ...], t_code: str, acc: str) -> str:
@@ -241,56 +253,87 @@ def _dummy(dtype: str, device_id: int) -> Any:
         return cp.zeros(1, dtype=np.dtype(dtype))
 
 
-def run(t: DenseT, c: Operand | None, out: DataType, mask: MaskView | None,
-        accum: BinaryOp | None, replace: bool, inplace: bool) -> tuple[Any, Any] | None:
-    """The fused kernel's (bits or None, values); None where T or the accumulator has no
-    CUDA form."""
+class _Launch:
+    """What one (operation, operator, types) needs at each call: the generated source's
+    parts (compiled per device on first use) and the scalar's C type."""
+
+    __slots__ = ("types", "code", "acc", "s_type")
+
+    def __init__(self, types: tuple[str, ...], code: str, acc: str, s_type: np.dtype) -> None:
+        self.types, self.code, self.acc, self.s_type = types, code, acc, s_type
+
+
+_LAUNCH: dict[tuple[Any, ...], _Launch | None] = {}
+_CP: list[Any] = []  # the cupy module, once imported
+
+
+def _first_cupy() -> Any:
+    _CP.append(_cp())
+    return _CP[0]
+_NONE = object()
+
+
+def _prepare(t: DenseT, out: DataType, mask: MaskView | None, accum: BinaryOp | None
+             ) -> _Launch | None:
     code = _t_code(t)
     acc = _acc_expr(accum, out, t.dtype)
-    if code is None or acc is None:
+    s_type = _scalar_type(t)
+    if code is None or acc is None or s_type is None:
         return None
-    st = _scalar_type(t) if t.kind not in ("add", "mult", "copy", "unary") else \
-        (np.dtype(np.int64), np.int64(0))
-    if st is None:
-        return None
-    s_type, s_host = st
-    cp = _cp()
-    ref = t.a[1] if t.a is not None else (c[1] if c is not None else None)
-    dev = int(ref.device.id) if ref is not None else cp.cuda.Device().id
-    n = t.size
+    av = t.a[1] if t.a is not None else None
+    bv = t.b[1] if t.b is not None else None
+    mv = mask.values if mask is not None else None
+    types = (
+        _ctype(av.dtype) if av is not None else "bool",
+        _ctype(bv.dtype) if bv is not None else "bool",
+        _ctype(t.dtype.np_type), _ctype(t.domain.np_type) if t.domain is not None else "bool",
+        _ctype(s_type), _ctype(out.np_type),
+        _ctype(mv.dtype) if mv is not None else "bool", acc[1],
+    )
+    return _Launch(types, code, acc[0], s_type)
+
+
+def run(t: DenseT, c: Operand | None, out: DataType, mask: MaskView | None,
+        accum: BinaryOp | None, replace: bool, inplace: bool,
+        like: Any) -> tuple[Any, Any] | None:
+    """The fused kernel's (bits or None, values); None where T or the accumulator has no
+    CUDA form."""
     ab, av = t.a if t.a is not None else (None, None)
     bb, bv = t.b if t.b is not None else (None, None)
     cb, cv = c if c is not None else (None, None)
-    flags = 0
-    if ab is None:
-        flags |= A_FULL
-    if bb is None:
-        flags |= B_FULL
-    if cb is None:
-        flags |= C_FULL
-    mb = mv = None
+    mb, mv = (mask.bits, mask.values) if mask is not None else (None, None)
+    s = t.scalar
+    key = (t.kind, t.op, t.domain, t.dtype, out, accum,
+           None if av is None else av.dtype, None if bv is None else bv.dtype,
+           None if mv is None else mv.dtype,
+           s.dtype if isinstance(s, DeviceScalar) else type(s))
+    launch = _LAUNCH.get(key, _NONE)
+    if launch is _NONE:
+        if len(_LAUNCH) > 4096:  # operators made per call (binary.plus[FP64]): bounded
+            _LAUNCH.clear()
+        launch = _LAUNCH[key] = _prepare(t, out, mask, accum)
+    if launch is None:
+        return None
+    s_host = _scalar_value(t, launch.s_type)  # type: ignore[union-attr]
+    if s_host is None:
+        return None
+    cp = _CP[0] if _CP else _first_cupy()
+    dev = like.device.id
+    n = t.size
+    flags = (A_FULL if ab is None else 0) | (B_FULL if bb is None else 0) | \
+        (C_FULL if cb is None else 0)
     if mask is not None:
-        flags |= MASK
-        mb, mv = mask.bits, mask.values
-        if mb is None:
-            flags |= M_FULL
-        if mv is not None:
-            flags |= M_VALUE
-        if mask.complement:
-            flags |= M_COMP
-        if replace:
-            flags |= REPLACE
-    s_dev = s_pres = None
-    if isinstance(t.scalar, DeviceScalar):
+        flags |= MASK | (M_FULL if mb is None else 0) | (M_VALUE if mv is not None else 0) \
+            | (M_COMP if mask.complement else 0) | (REPLACE if replace else 0)
+    s_dev = None
+    if isinstance(s, DeviceScalar):
         flags |= S_DEV
-        s_dev, s_pres = t.scalar.value, t.scalar.present
-        s_host = np.zeros(1, dtype=s_type)[0]
-    from .dense import result_full  # noqa: PLC0415
-
+        s_dev = s.buf
     full = result_full(t, cb is None and c is not None, mask, accum, replace)
     if not full:
         flags |= W_BITS
-    z = "|b1"
+    k = _kernel(dev, launch.types, launch.code, launch.acc)  # type: ignore[union-attr]
+    d = _dummy("|b1", dev)
     with cp.cuda.Device(dev):
         if inplace and c is not None and cv.dtype == out.np_type:
             rv = cv
@@ -298,24 +341,14 @@ def run(t: DenseT, c: Operand | None, out: DataType, mask: MaskView | None,
         else:
             rv = cp.empty(n, dtype=out.np_type)
             rb = None if full else cp.empty(n, dtype=bool)
-        types = (
-            c_type(av.dtype) if av is not None else "bool",
-            c_type(bv.dtype) if bv is not None else "bool",
-            c_type(t.dtype), c_type(t.domain) if t.domain is not None else "bool",
-            c_type(s_type), c_type(out),
-            c_type(mv.dtype) if mv is not None else "bool", acc[1],
-        )
-        k = _kernel(dev, source(types, code, acc[0]))
-
-        def arr(x: Any, dt: str = z) -> Any:
-            return x if x is not None else _dummy(dt, dev)
-
         k((_grid(n, dev),), (BLOCK,), (
             np.int64(n), np.int32(flags),
-            arr(ab), arr(av, "|b1"), arr(bb), arr(bv, "|b1"),
-            s_host, arr(s_dev, s_type.str), arr(s_pres),
-            arr(cb), arr(cv, np.dtype(out.np_type).str), arr(mb), arr(mv, "|b1"),
-            arr(rb), rv))
+            d if ab is None else ab, d if av is None else av,
+            d if bb is None else bb, d if bv is None else bv,
+            s_host, d if s_dev is None else s_dev,
+            d if cb is None else cb, d if cv is None else cv,
+            d if mb is None else mb, d if mv is None else mv,
+            d if rb is None else rb, rv))
     return rb, rv
 
 

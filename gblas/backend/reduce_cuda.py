@@ -2,7 +2,7 @@
 
 Two launches and no read: each block folds a grid-stride share of the positions (in
 increasing order per thread) and writes a partial (present, value, position); one block
-then folds the partials and writes the value and its presence to 1-element device arrays
+then folds the partials and writes the value and its presence to a 2-element device array
 (:class:`gblas.backend.dense.DeviceScalar`). Monoids fold with the generated ``gb_add``
 functor; ``any``/``first`` keep the value of the smallest position and ``second`` that of
 the largest, as the CPU does. The source is generated per (monoid, types) and memoised
@@ -18,7 +18,7 @@ import numpy as np
 
 from ..dtypes import DataType
 from ..semirings.codegen_cuda import c_type, functor_source
-from ..semirings.model import Monoid
+from ..semirings.model import BinaryOp, Monoid
 from .cuda import BLOCK, _cp
 from .dense import DeviceScalar
 
@@ -58,16 +58,26 @@ __device__ __forceinline__ gb_part gb_block(gb_part p) {
   return r;
 }
 
+// the value at i: A's (cast), or with GB_DOT the product a(i) (x) b(i) where both exist
 extern "C" __global__ void gb_reduce_part(const long long n, const int full,
                                           const bool* bits, const TA* vals,
+                                          const int b_full, const bool* b_bits,
+                                          const TB* b_vals,
                                           bool* p_has, TZ* p_v, long long* p_at) {
   gb_part acc = {false, TZ(), 0};
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+#if GB_DOT
+    if ((full || bits[i]) && (b_full || b_bits[i])) {
+      gb_part x = {true, gb_mult<GB_MOP, TD, TZ>((TD)vals[i], (TD)b_vals[i], i, 0LL, 0LL), i};
+      acc = gb_combine(acc, x);
+    }
+#else
     if (full || bits[i]) {
       gb_part x = {true, (TZ)vals[i], i};
       acc = gb_combine(acc, x);
     }
+#endif
   }
   acc = gb_block(acc);
   if (threadIdx.x == 0) {
@@ -77,16 +87,16 @@ extern "C" __global__ void gb_reduce_part(const long long n, const int full,
 
 extern "C" __global__ void gb_reduce_final(const int nparts, const bool* p_has,
                                            const TZ* p_v, const long long* p_at,
-                                           TZ* out_v, bool* out_has) {
+                                           TZ* out) {
   gb_part acc = {false, TZ(), 0};
   for (int i = threadIdx.x; i < nparts; i += blockDim.x) {
     gb_part x = {p_has[i], p_v[i], p_at[i]};
     acc = gb_combine(acc, x);
   }
   acc = gb_block(acc);
-  if (threadIdx.x == 0) {
-    out_has[0] = acc.has;
-    out_v[0] = acc.v;
+  if (threadIdx.x == 0) {  // [value, present]
+    out[0] = acc.v;
+    out[1] = acc.has ? (TZ)1 : (TZ)0;
   }
 }
 """
@@ -108,38 +118,70 @@ def _keep(m: Monoid) -> int | None:
 
 
 @functools.cache
-def _kernels(device_id: int, ta: str, tz: str, aop: int, keep: int) -> tuple[Any, Any]:
+def _kernels(device_id: int, ta: str, tz: str, aop: int, keep: int,
+             dot: tuple[int, str, str] | None = None) -> tuple[Any, Any]:
+    """The two kernels for (input type, result type, monoid[, the dot's multiply opcode,
+    domain and B's type]), compiled once per device."""
     cp = _cp()
-    src = (functor_source() + f"typedef {ta} TA;\ntypedef {tz} TZ;\n#define GB_AOP {aop}\n"
-           f"#define GB_KEEP {keep}\n#define GB_BLOCK {BLOCK}\n" + _KERNEL)
+    mop, td, tb = dot if dot is not None else (0, "bool", "bool")
+    src = (functor_source() + f"typedef {ta} TA;\ntypedef {tz} TZ;\ntypedef {tb} TB;\n"
+           f"typedef {td} TD;\n#define GB_AOP {aop}\n#define GB_KEEP {keep}\n"
+           f"#define GB_BLOCK {BLOCK}\n#define GB_DOT {int(dot is not None)}\n"
+           f"#define GB_MOP {mop}\n" + _KERNEL)
     with cp.cuda.Device(device_id):
         mod = cp.RawModule(code=src, options=("-std=c++17",))
         return mod.get_function("gb_reduce_part"), mod.get_function("gb_reduce_final")
 
 
-def reduce_dense(m: Monoid, bits: Any, vals: Any, out: DataType) -> DeviceScalar | None:
+def reduce_dense(m: Monoid, bits: Any, vals: Any, out: DataType,
+                 dot: tuple[BinaryOp, DataType, Any, Any] | None = None
+                 ) -> DeviceScalar | None:
     """⊕ of the present values (``bits`` None: all) as a DeviceScalar of type ``out``;
-    None when the monoid has no CUDA form."""
+    with ``dot`` = (multiply, its domain, B's bits, B's values) the ⊕ of a(i) ⊗ b(i) over
+    the positions both have (an inner product, T never stored). None when the monoid or
+    the multiply has no CUDA form."""
     keep = _keep(m)
     if keep is None:
         return None
+    dot_key = None
+    b_bits = b_vals = None
+    if dot is not None:
+        mult, domain, b_bits, b_vals = dot
+        mult = mult.for_domain(domain)
+        if mult.opcode < 0 or mult.is_udf or mult.positional:
+            return None
+        dot_key = (int(mult.opcode), _ctype(domain.np_type), _ctype(b_vals.dtype))
     cp = _cp()
     n = int(vals.shape[0])
     dev = int(vals.device.id)
+    part, final = _kernels(dev, _ctype(vals.dtype), _ctype(out.np_type),
+                           int(m.binaryop.opcode), keep, dot_key)
+    nparts = int(max(1, min(MAX_PARTS, (n + BLOCK - 1) // BLOCK)))
+    p_has, p_v, p_at = _partials(dev, out.np_type, cp.cuda.get_current_stream().ptr)
     with cp.cuda.Device(dev):
-        part, final = _kernels(dev, c_type(vals.dtype), c_type(out), int(m.binaryop.opcode),
-                               keep)
-        nparts = int(max(1, min(MAX_PARTS, (n + BLOCK - 1) // BLOCK)))
-        p_has = cp.empty(nparts, dtype=np.bool_)
-        p_v = cp.empty(nparts, dtype=out.np_type)
-        p_at = cp.empty(nparts, dtype=np.int64)
         full = bits is None
+        b_full = b_bits is None
         part((nparts,), (BLOCK,), (np.int64(n), np.int32(full), vals if full else bits, vals,
-                                   p_has, p_v, p_at))
-        res_v = cp.empty(1, dtype=out.np_type)
-        res_has = cp.empty(1, dtype=np.bool_)
-        final((1,), (BLOCK,), (np.int32(nparts), p_has, p_v, p_at, res_v, res_has))
-    return DeviceScalar(res_v, res_has, out)
+                                   np.int32(b_full), vals if b_full else b_bits,
+                                   vals if b_vals is None else b_vals, p_has, p_v, p_at))
+        res = cp.empty(2, dtype=out.np_type)
+        final((1,), (BLOCK,), (np.int32(nparts), p_has, p_v, p_at, res))
+    return DeviceScalar(res, out)
+
+
+@functools.cache
+def _ctype(dtype: Any) -> str:
+    return c_type(dtype)
+
+
+@functools.cache
+def _partials(device_id: int, dtype: Any, stream: int) -> tuple[Any, Any, Any]:
+    """Per device, type and stream: the blocks' partial results (reused: the stream orders
+    one reduction's final fold before the next one's partials)."""
+    cp = _cp()
+    with cp.cuda.Device(device_id):
+        return (cp.empty(MAX_PARTS, dtype=np.bool_), cp.empty(MAX_PARTS, dtype=dtype),
+                cp.empty(MAX_PARTS, dtype=np.int64))
 
 
 __all__ = ["reduce_dense"]

@@ -131,8 +131,7 @@ class Scalar:
         if isinstance(data, DeviceScalar):
             if accum is None or (self._dev is None and self._value is None):
                 if data.dtype != self.dtype:  # cast on the device: no read
-                    data = DeviceScalar(data.value.astype(self.dtype.np_type), data.present,
-                                        self.dtype)
+                    data = DeviceScalar(data.buf.astype(self.dtype.np_type), self.dtype)
                 self._value, self._dev = None, data
                 return
             data = data.read()  # accumulating into a value: on the host

@@ -36,6 +36,7 @@ class VecData:
     # the number of entries as a 1-element device array (a kernel counted them; reading
     # it is one small copy to the host), when ``_nvals`` is not known yet
     _count: Any = field(default=None, repr=False)
+    _on_device: bool | None = field(default=None, repr=False)  # memo of on_device
 
     # ---------------------------------------------------------------- constructors
     @staticmethod
@@ -64,7 +65,10 @@ class VecData:
     @property
     def on_device(self) -> bool:
         """The arrays are CuPy's (reading a count from them waits for the device)."""
-        return type(self.values).__module__.startswith("cupy")
+        dev = self._on_device
+        if dev is None:
+            dev = self._on_device = type(self.values).__module__.startswith("cupy")
+        return dev
 
     @property
     def nvals(self) -> int:

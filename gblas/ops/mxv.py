@@ -68,17 +68,16 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
     def compute(mask: Any, desc: Any) -> Result:
         from ..backend import keys as E  # noqa: PLC0415
 
-        if u._data.on_device:  # T = u .* v, then its reduction: both on the device
-            from ..backend import dense  # noqa: PLC0415
-            from .reduce import reduce_dense_values  # noqa: PLC0415
+        if u._data.on_device:  # ⊕ of u(i) ⊗ v(i) in one reduction on the device
+            from ..backend.reduce_cuda import reduce_dense  # noqa: PLC0415
             from .writeback import dense_operand  # noqa: PLC0415
 
-            T = dense.DenseT(u.size, ks.out_type, "mult", a=dense_operand(u._data),  # noqa: N806
-                             b=dense_operand(v._data), op=ks.mult, domain=ks.domain)
-            bits, vals = dense.run(T, None, ks.out_type, None, None, False)
-            res = reduce_dense_values(ks.add, bits, vals, ks.out_type)
-            if res is not None:
-                return res
+            ab, av = dense_operand(u._data)
+            bb, bv = dense_operand(v._data)
+            ds = reduce_dense(ks.add, ab, av, ks.out_type, (ks.mult, ks.domain, bb, bv))
+            if ds is not None:
+                record(desc, "inner", "inner_dense")
+                return Result(ds)
         keys, vals = ewise_values("ewise_mult", u, v, ks.mult, ks.out_type)
         if keys.shape[0] == 0:
             return Result((None, False))
@@ -119,6 +118,21 @@ def _unit_valued(M: Any) -> bool:  # noqa: N803
     return owner._prop("unit_valued", check)
 
 
+_TRAITS: dict[int, tuple[KernelSemiring, str]] = {}
+
+
+def _traits(ks: KernelSemiring) -> str:
+    """semiring_traits(ks), memoised per resolved semiring (they are cached objects)."""
+    hit = _TRAITS.get(id(ks))
+    if hit is not None and hit[0] is ks:
+        return hit[1]
+    traits = semiring_traits(ks)
+    if len(_TRAITS) > 1024:
+        _TRAITS.clear()
+    _TRAITS[id(ks)] = (ks, traits)
+    return traits
+
+
 def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
             desc: Descriptor | None, opname: str) -> Result:
     """Plan and run T = M ⊕.⊗ x (mask fused when the kernel can)."""
@@ -146,7 +160,7 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
         fmt = "csr"  # SlimSell keeps no values (every entry reads 1): A's values are in CSR
     key = {
         "device": device_kind(x.device), "storage": xdata.kind, "direction": direction,
-        "traits": semiring_traits(ks), "mask": mask.kind if mask is not None else "none",
+        "traits": _traits(ks), "mask": mask.kind if mask is not None else "none",
     }
     reg = find_kernel("mxv", format=fmt, **key)
     if reg is None:
@@ -171,6 +185,10 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
         mask_comp=bool(mask.complement) if fuse else False,
         early_exit=desc.early_exit if desc is not None else True,
     )
+    if xdata.on_device and used_direction == "pull" and hasattr(rep, "indptr"):
+        # the longest row: the GPU pull gives hub rows a block each (read once per
+        # matrix representation and cached with the matrix's properties)
+        call.extra["max_row"] = owner._prop(f"max_row_{id(rep)}", lambda: _max_row(rep))
     name = reg.name
     if xdata.on_device:
         T = reg.func(call)  # noqa: N806
@@ -190,6 +208,11 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
         state[transposed_view] = used_direction
     record(desc, opname, name, used_direction, fmt)
     return Result(T, mask_applied=fuse)
+
+
+def _max_row(rep: Any) -> int:
+    ptr = rep.indptr
+    return int((ptr[1:] - ptr[:-1]).max()) if ptr.shape[0] > 1 else 0
 
 
 def _pull_arith(call: MxvCall) -> VecData:

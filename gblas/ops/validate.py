@@ -37,12 +37,17 @@ def as_monoid(op: Any, what: str, default: Monoid) -> Monoid:
     )
 
 
+_CLASSES: dict[str, type] = {}
+
+
 def require(obj: Any, kind: str, what: str) -> None:
     """``kind``: 'vector' or 'matrix'."""
-    from ..core.matrix import MatrixLike  # noqa: PLC0415
-    from ..core.vector import Vector  # noqa: PLC0415
+    if not _CLASSES:
+        from ..core.matrix import MatrixLike  # noqa: PLC0415
+        from ..core.vector import Vector  # noqa: PLC0415
 
-    cls = Vector if kind == "vector" else MatrixLike
+        _CLASSES.update(vector=Vector, matrix=MatrixLike)
+    cls = _CLASSES[kind]
     if not isinstance(obj, cls):
         raise InvalidObject(f"{what} expects a {kind}, got {type(obj).__name__}")
 

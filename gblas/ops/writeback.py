@@ -108,7 +108,7 @@ def writeback_fused(C: VecData, T: DenseT, mask: Mask | None, accum: BinaryOp | 
     inplace = on_device and C.exclusive and C.kind != SPARSE
     c = dense_operand(C) if need_c or inplace else None
     bits, vals = dense.run(T, c, C.dtype, mask_view(mask) if mask is not None else None,
-                           accum, replace, inplace)
+                           accum, replace, inplace, C.values)
     if bits is None:
         res = VecData.full(C.size, C.dtype, vals)
     else:

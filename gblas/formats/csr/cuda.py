@@ -29,6 +29,8 @@ from .container import CSR
 
 _SOURCE = Path(__file__).with_name("mxv.cu")
 _CLAIM_FREE = 0x7FFFFFFF
+LONG_ROW = 1024  # rows longer than this: a block per row (mxv_pull_long)
+LONG_BLOCK = 256  # its threads (GB_LONG_BLOCK in mxv.cu)
 
 
 def source(path: Path = _SOURCE) -> str:
@@ -45,12 +47,15 @@ def _domain(ks: KernelSemiring) -> np.dtype:
     return np.dtype(np.bool_) if ks.structural else np.dtype(ks.domain.np_type)
 
 
-def _operand(values: Any, iso: Any, used: bool, dom: np.dtype, cp: Any) -> tuple[Any, int]:
+def _operand(values: Any, iso: Any, used: bool, dom: np.dtype, cp: Any,
+             dev: int | None = None) -> tuple[Any, int]:
     """(device array cast to the domain, is_iso); a 1-element dummy when not read."""
+    if dev is None:
+        dev = cp.cuda.Device().id
     if not used:
-        return _dummy(dom.str, cp.cuda.Device().id), 1
+        return _dummy(dom.str, dev), 1
     if values is None:
-        return _iso_value(dom.str, np.asarray(iso).astype(dom).item(), cp.cuda.Device().id), 1
+        return _iso_value(dom.str, np.asarray(iso).astype(dom).item(), dev), 1
     return cp.ascontiguousarray(values.astype(dom, copy=False)), 0
 
 
@@ -115,23 +120,34 @@ def mxv_pull(call: MxvCall) -> VecData:
         dom = _domain(ks)
         ul, ur = bool(ks.uses_left), bool(ks.uses_right)
         xb, xv = call.x.as_bitmap()
-        mvals, m_iso = _operand(csr.values, csr.iso, ul, dom, cp)
-        xvals, x_iso = _operand(xv, None, ur, dom, cp)
+        mvals, m_iso = _operand(csr.values, csr.iso, ul, dom, cp, dev)
+        xvals, x_iso = _operand(xv, None, ur, dom, cp, dev)
         mask, use_mask, mcomp = _mask(call, cp)
         params = _params(out.str, ks.identity, ks.terminal, dev)
         pres = cp.empty(n, dtype=np.bool_)
         vals = cp.empty(n, dtype=out)
         count = cp.zeros(1, dtype=np.uint64)
-        expr = (f"mxv_pull<{int(ks.mult_op)}, {int(ks.add_op)}, {c_type(dom)}, {c_type(out)}, "
-                f"{_b(ul)}, {_b(ur)}>")
-        k = get_kernel(dev, expr)
-        grid = _grid(n, dev, per_thread=32)
-        k((grid,), (_BLOCK,), (
-            csr.indptr, csr.indices, mvals, np.int32(m_iso), cp.ascontiguousarray(xb),
-            xvals, np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp),
-            np.int64(n), params, np.int32(bool(ks.has_terminal)), np.int32(_first_wins(ks)),
-            pres, vals, count))
-    return VecData.bitmap(n, ks.out_type, pres, vals, count=count)
+        expr = _pull_expr(int(ks.mult_op), int(ks.add_op), dom, out, ul, ur)
+        # hub rows (longer than LONG_ROW) go to mxv_pull_long, a block per row; the
+        # planner passes the longest row (read once per matrix and cached there)
+        long = int(call.extra.get("max_row", 1 << 62)) > LONG_ROW
+        args = (csr.indptr, csr.indices, mvals, np.int32(m_iso), cp.ascontiguousarray(xb),
+                xvals, np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp),
+                np.int64(n), params, np.int32(bool(ks.has_terminal)),
+                np.int32(_first_wins(ks)), np.int64(LONG_ROW if long else 1 << 62),
+                pres, vals, count)
+        get_kernel(dev, expr)((_grid(n, dev, per_thread=32),), (_BLOCK,), args)
+        if long:
+            get_kernel(dev, "mxv_pull_long" + expr[len("mxv_pull"):])(
+                (_grid(n, dev),), (LONG_BLOCK,), args)
+    res = VecData.bitmap(n, ks.out_type, pres, vals, count=count)
+    res.exclusive = True  # the kernel's own arrays: later writes may update them in place
+    return res
+
+
+@functools.cache
+def _pull_expr(mop: int, aop: int, dom: np.dtype, out: np.dtype, ul: bool, ur: bool) -> str:
+    return f"mxv_pull<{mop}, {aop}, {c_type(dom)}, {c_type(out)}, {_b(ul)}, {_b(ur)}>"
 
 
 # ====================================================================== mxv: push
@@ -168,8 +184,8 @@ def mxv_push(call: MxvCall) -> VecData:
             np.int32(mcomp), claim, _dummy("<i8", dev), np.int32(0), count))
         dom = _domain(ks)
         ul, ur = bool(ks.uses_left), bool(ks.uses_right)
-        mvals, m_iso = _operand(MT.values, MT.iso, ul, dom, cp)
-        xvals, x_iso = _operand(xv, None, ur, dom, cp)
+        mvals, m_iso = _operand(MT.values, MT.iso, ul, dom, cp, dev)
+        xvals, x_iso = _operand(xv, None, ur, dom, cp, dev)
         pres = cp.empty(n, dtype=np.bool_)
         vals = cp.empty(n, dtype=out)
         expr = (f"mxv_push_values_dense<{int(ks.mult_op)}, {c_type(dom)}, {c_type(out)}, "
@@ -178,7 +194,9 @@ def mxv_push(call: MxvCall) -> VecData:
         k2((_grid(n, dev),), (_BLOCK,), (
             MT.indptr, MT.indices, mvals, np.int32(m_iso), xi, xvals, np.int32(x_iso), claim,
             np.int64(n), pres, vals))
-    return VecData.bitmap(n, ks.out_type, pres, vals, count=count)
+    res = VecData.bitmap(n, ks.out_type, pres, vals, count=count)
+    res.exclusive = True
+    return res
 
 
 def _push_expand(call: MxvCall) -> VecData:
@@ -240,6 +258,10 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
     "mxv_pull<89, 4, long long, long long, true, true>",  # plus_pow flipped
     "mxv_pull<127, 11, float, double, true, true>",  # max_truediv flipped
     "mxv_pull<22, 24, unsigned long long, unsigned long long, true, true>",  # bxor_bor
+    "mxv_pull_long<2, 3, bool, bool, false, false>",
+    "mxv_pull_long<7, 4, double, double, true, true>",
+    "mxv_pull_long<4, 10, double, double, true, true>",
+    "mxv_pull_long<1, 10, long long, long long, false, true>",
     "mxv_push_claim",
     "mxv_push_values<2, bool, bool, false, false>",
     "mxv_push_values<30, bool, long long, false, false>",

@@ -12,6 +12,7 @@
 // bool (1 byte).
 
 #define GB_FULL_MASK 0xffffffffu
+#define GB_LONG_BLOCK 256  // threads of mxv_pull_long (a block per hub row)
 
 // ---------------------------------------------------------------------------- pull
 // T(i) = (+)_k M(i,k) (x) x(k) over rows i of CSR(M), one warp per row (grid-stride
@@ -21,6 +22,8 @@
 // the `any` monoid (is_any: also any monoid that keeps its first operand), as soon as a
 // lane found a present x(k): the lowest such lane wins, so the result is the first product
 // in row order, as on the CPU.
+// Rows longer than long_row are left to mxv_pull_long (one warp would walk a hub row of a
+// power-law graph alone: on kron:20 a row of 64 K entries made the whole SpMV 2.3 ms).
 // Bytes per row visited: 16 (indptr) + 1 (mask) + per entry read 8 (index) + 1 (x bit)
 // [+ sizeof(TD) matrix value if UL] [+ sizeof(TD) x value if UR]; out 1 + sizeof(TZ).
 // One flop (mult + add) per entry whose x(k) is present.
@@ -32,7 +35,7 @@ __global__ void mxv_pull(const long long* __restrict__ indptr,
                          const TD* __restrict__ xvals, int x_iso,
                          const bool* __restrict__ mask, int use_mask, int mcomp,
                          long long nrows, const TZ* __restrict__ params,  // identity, terminal
-                         int has_term, int is_any,
+                         int has_term, int is_any, long long long_row,
                          bool* __restrict__ out_pres, TZ* __restrict__ out_vals,
                          unsigned long long* __restrict__ count) {
   const int lane = threadIdx.x & 31;
@@ -47,6 +50,7 @@ __global__ void mxv_pull(const long long* __restrict__ indptr,
       continue;
     }
     const long long start = indptr[i], end = indptr[i + 1];
+    if (end - start > long_row) continue;  // a hub row: mxv_pull_long, a block per row
     bool found = false;
     TZ acc = ident;
     for (long long base = start; base < end; base += 32) {
@@ -97,6 +101,102 @@ __global__ void mxv_pull(const long long* __restrict__ indptr,
     }
   }
   if (lane == 0 && nfound) atomicAdd(count, nfound);
+}
+
+// The rows longer than long_row, a whole block per row: each block scans a slice of the
+// rows in chunks of blockDim.x (one row per thread), queues the long ones (not masked
+// out: mxv_pull wrote those) in shared memory, then walks each queued row with every
+// thread striding over its entries, and folds the threads' partials in shared memory.
+// For `any` (is_any: first wins) the row is read chunk by chunk and stops at the first
+// chunk with a product, whose smallest position wins: the first product in row order, as
+// on the CPU. The terminal value stops the row (block-wide vote) as in mxv_pull.
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR>
+__global__ void mxv_pull_long(const long long* __restrict__ indptr,
+                              const long long* __restrict__ indices,
+                              const TD* __restrict__ mvals, int m_iso,
+                              const bool* __restrict__ xpres,
+                              const TD* __restrict__ xvals, int x_iso,
+                              const bool* __restrict__ mask, int use_mask, int mcomp,
+                              long long nrows, const TZ* __restrict__ params,
+                              int has_term, int is_any, long long long_row,
+                              bool* __restrict__ out_pres, TZ* __restrict__ out_vals,
+                              unsigned long long* __restrict__ count) {
+  __shared__ long long s_rows[GB_LONG_BLOCK];
+  __shared__ int s_n;
+  __shared__ bool s_found[GB_LONG_BLOCK];
+  __shared__ TZ s_acc[GB_LONG_BLOCK];
+  __shared__ long long s_at[GB_LONG_BLOCK];
+  const int t = threadIdx.x;
+  const TZ ident = params[0];
+  const TZ term = params[1];
+  unsigned long long nfound = 0;
+  for (long long chunk = (long long)blockIdx.x * blockDim.x; chunk < nrows;
+       chunk += (long long)gridDim.x * blockDim.x) {
+    if (t == 0) s_n = 0;
+    __syncthreads();
+    const long long r = chunk + t;
+    if (r < nrows && indptr[r + 1] - indptr[r] > long_row &&
+        !(use_mask && (bool)mask[r] == (bool)mcomp)) {
+      s_rows[atomicAdd(&s_n, 1)] = r;
+    }
+    __syncthreads();
+    const int nlong = s_n;
+    for (int q = 0; q < nlong; ++q) {
+      const long long i = s_rows[q];
+      const long long start = indptr[i], end = indptr[i + 1];
+      bool found = false;
+      TZ acc = ident;
+      long long at = end;
+      for (long long base = start; base < end; base += blockDim.x) {
+        const long long p = base + t;
+        bool have = false;
+        TZ v = ident;
+        if (p < end) {
+          const long long k = indices[p];
+          if (xpres[k]) {
+            TD a = TD(), b = TD();
+            if constexpr (UL) a = m_iso ? mvals[0] : mvals[p];
+            if constexpr (UR) b = x_iso ? xvals[0] : xvals[k];
+            v = gb_mult<MOP, TD, TZ>(a, b, i, k, 0LL);
+            have = true;
+          }
+        }
+        if (is_any) {
+          if (have) { found = true; acc = v; at = p; }
+          if (__syncthreads_or(have)) break;
+          continue;
+        }
+        if (have) {
+          acc = found ? gb_add<AOP, TZ>(acc, v) : v;
+          found = true;
+        }
+        if (has_term && __syncthreads_or(found && acc == term)) break;
+      }
+      s_found[t] = found;
+      s_acc[t] = acc;
+      s_at[t] = at;
+      __syncthreads();
+      for (int off = blockDim.x / 2; off > 0; off >>= 1) {
+        if (t < off && s_found[t + off]) {
+          if (!s_found[t]) {
+            s_found[t] = true; s_acc[t] = s_acc[t + off]; s_at[t] = s_at[t + off];
+          } else if (is_any) {
+            if (s_at[t + off] < s_at[t]) { s_acc[t] = s_acc[t + off]; s_at[t] = s_at[t + off]; }
+          } else {
+            s_acc[t] = gb_add<AOP, TZ>(s_acc[t], s_acc[t + off]);
+          }
+        }
+        __syncthreads();
+      }
+      if (t == 0) {
+        out_pres[i] = s_found[0];
+        out_vals[i] = s_found[0] ? s_acc[0] : ident;
+        nfound += s_found[0] ? 1 : 0;
+      }
+      __syncthreads();
+    }
+  }
+  if (t == 0 && nfound) atomicAdd(count, nfound);
 }
 
 // ---------------------------------------------------------------------------- push

@@ -1,0 +1,57 @@
+"""The GPU pull gives rows longer than ``LONG_ROW`` a block each (``mxv_pull_long``): its
+results equal the CPU's for folding monoids, first-wins (``any``), terminal values (early
+exit) and masks, on a matrix with a few hub rows among short ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gblas import Descriptor, Matrix, Vector, semiring
+from gblas.formats.csr.cuda import LONG_ROW
+
+pytestmark = pytest.mark.gpu
+GPU = "cuda:0"
+
+
+def _hub_matrix(rng: np.random.Generator, n: int, dtype: Any) -> Matrix:
+    r = [rng.integers(0, n, 6 * n)]
+    c = [rng.integers(0, n, 6 * n)]
+    for hub, width in ((3, 5 * LONG_ROW), (n - 2, LONG_ROW + 1), (n // 2, 3 * LONG_ROW)):
+        r.append(np.full(width, hub))
+        c.append(rng.choice(n, width, replace=False))
+    rows, cols = np.concatenate(r), np.concatenate(c)
+    vals = rng.integers(-8, 9, rows.shape[0]).astype(dtype)
+    return Matrix.from_coo(rows, cols, vals, dtype=dtype, nrows=n, ncols=n,
+                           dup_op=semiring.plus_times.monoid.binaryop)
+
+
+@pytest.mark.parametrize("sr", ["plus_times", "min_plus", "max_times", "any_pair",
+                                "any_secondi", "lor_land", "plus_pair", "min_second"])
+@pytest.mark.parametrize("mask", ["none", "S", "~S"])
+def test_hub_rows_match_cpu(sr: str, mask: str) -> None:
+    rng = np.random.default_rng(11)
+    n = 8 * LONG_ROW
+    dtype = np.bool_ if sr == "lor_land" else np.float64
+    A = _hub_matrix(rng, n, dtype)  # noqa: N806
+    idx = np.sort(rng.choice(n, n // 3, replace=False))
+    xv = rng.random(idx.shape[0]) < 0.8 if dtype is np.bool_ else \
+        rng.integers(-4, 5, idx.shape[0]).astype(dtype)
+    x = Vector.from_coo(idx, xv, dtype=dtype, size=n)
+    m = Vector.from_coo(np.sort(rng.choice(n, n // 2, replace=False)), True, size=n)
+    m[3] = True  # two hub rows inside the mask
+    m[n - 2] = True
+    s = getattr(semiring, sr)
+    out = []
+    for dev in ("cpu", GPU):
+        Ad, xd, md = A.to(dev), x.to(dev), m.to(dev)  # noqa: N806
+        w = Vector(s.monoid.fixed_type or (bool if dtype is np.bool_ else float), n,
+                   device=dev)
+        d = Descriptor(direction="pull")
+        mk = None if mask == "none" else (md.S if mask == "S" else ~md.S)
+        w(mask=mk, desc=d) << Ad.mxv(xd, s)
+        out.append(w.to("cpu").to_coo())
+    np.testing.assert_array_equal(out[0][0], out[1][0])
+    np.testing.assert_allclose(out[0][1], out[1][1], rtol=1e-12)
