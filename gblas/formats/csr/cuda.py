@@ -30,7 +30,7 @@ from .container import CSR
 _SOURCE = Path(__file__).with_name("mxv.cu")
 _CLAIM_FREE = 0x7FFFFFFF
 LONG_ROW = 1024  # rows longer than this: a block per row (mxv_pull_long)
-LONG_BLOCK = 256  # its threads (GB_LONG_BLOCK in mxv.cu)
+LONG_BLOCK = 512  # its threads (GB_LONG_BLOCK in mxv.cu)
 
 
 def source(path: Path = _SOURCE) -> str:
@@ -139,7 +139,7 @@ def mxv_pull(call: MxvCall) -> VecData:
         get_kernel(dev, expr)((_grid(n, dev, per_thread=32),), (_BLOCK,), args)
         if long:
             get_kernel(dev, "mxv_pull_long" + expr[len("mxv_pull"):])(
-                (_grid(n, dev),), (LONG_BLOCK,), args)
+                (_grid((n * _BLOCK + LONG_BLOCK - 1) // LONG_BLOCK, dev),), (LONG_BLOCK,), args)
     res = VecData.bitmap(n, ks.out_type, pres, vals, count=count)
     res.exclusive = True  # the kernel's own arrays: later writes may update them in place
     return res

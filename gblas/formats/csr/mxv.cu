@@ -12,7 +12,8 @@
 // bool (1 byte).
 
 #define GB_FULL_MASK 0xffffffffu
-#define GB_LONG_BLOCK 256  // threads of mxv_pull_long (a block per hub row)
+#define GB_LONG_BLOCK 512  // threads of mxv_pull_long (a block per hub row)
+#define GB_LONG_UNROLL 4   // entries a thread of mxv_pull_long loads per step
 
 // ---------------------------------------------------------------------------- pull
 // T(i) = (+)_k M(i,k) (x) x(k) over rows i of CSR(M), one warp per row (grid-stride
@@ -147,28 +148,49 @@ __global__ void mxv_pull_long(const long long* __restrict__ indptr,
       bool found = false;
       TZ acc = ident;
       long long at = end;
-      for (long long base = start; base < end; base += blockDim.x) {
-        const long long p = base + t;
-        bool have = false;
-        TZ v = ident;
-        if (p < end) {
-          const long long k = indices[p];
-          if (xpres[k]) {
+      // GB_LONG_UNROLL entries per thread per step, their loads issued together (one round
+      // of memory latency per step instead of one per entry), in increasing position
+      const long long step = (long long)GB_LONG_UNROLL * blockDim.x;
+      for (long long base = start; base < end; base += step) {
+        long long kk[GB_LONG_UNROLL];
+        bool pr[GB_LONG_UNROLL];
+#pragma unroll
+        for (int u = 0; u < GB_LONG_UNROLL; ++u) {
+          const long long p = base + (long long)u * blockDim.x + t;
+          kk[u] = p < end ? indices[p] : -1;
+        }
+#pragma unroll
+        for (int u = 0; u < GB_LONG_UNROLL; ++u) pr[u] = kk[u] >= 0 && xpres[kk[u]];
+        TZ v[GB_LONG_UNROLL];
+#pragma unroll
+        for (int u = 0; u < GB_LONG_UNROLL; ++u) {
+          v[u] = ident;
+          if (pr[u]) {
+            const long long p = base + (long long)u * blockDim.x + t;
             TD a = TD(), b = TD();
             if constexpr (UL) a = m_iso ? mvals[0] : mvals[p];
-            if constexpr (UR) b = x_iso ? xvals[0] : xvals[k];
-            v = gb_mult<MOP, TD, TZ>(a, b, i, k, 0LL);
-            have = true;
+            if constexpr (UR) b = x_iso ? xvals[0] : xvals[kk[u]];
+            v[u] = gb_mult<MOP, TD, TZ>(a, b, i, kk[u], 0LL);
           }
         }
         if (is_any) {
-          if (have) { found = true; acc = v; at = p; }
+          bool have = false;
+#pragma unroll
+          for (int u = 0; u < GB_LONG_UNROLL; ++u) {
+            if (pr[u] && !have) {
+              have = true; found = true; acc = v[u];
+              at = base + (long long)u * blockDim.x + t;
+            }
+          }
           if (__syncthreads_or(have)) break;
           continue;
         }
-        if (have) {
-          acc = found ? gb_add<AOP, TZ>(acc, v) : v;
-          found = true;
+#pragma unroll
+        for (int u = 0; u < GB_LONG_UNROLL; ++u) {
+          if (pr[u]) {
+            acc = found ? gb_add<AOP, TZ>(acc, v[u]) : v[u];
+            found = true;
+          }
         }
         if (has_term && __syncthreads_or(found && acc == term)) break;
       }
