@@ -14,8 +14,9 @@ i.e. a dangling vertex (no out-edge) spreads its rank uniformly over all vertice
 below ``n · tol`` (NetworkX's test), or after ``max_iters`` iterations.
 
 What does not change between iterations is computed once, as LAGraph does: ``d / outdeg``
-(the matrix's cached out-degree for the structure), and the dangling vertices as a vector
-``sink`` of ``d / n`` so that their share is one inner product ``r ⋅ sink``. Unweighted,
+(the matrix's cached out-degree for the structure; 0 on dangling vertices, so that
+``w = r .* scale`` is a full vector), and the dangling vertices as a vector ``sink`` of
+``d / n`` so that their share is one inner product ``r ⋅ sink``. Unweighted,
 the product is ``w plus.first A``: A's values are never read and never copied. One
 iteration is an element-wise product, the vxm, two scalar accumulations, and the L1
 change (on a GPU: kernels only, and the one read of the change).
@@ -76,14 +77,16 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
         # the structure: every edge has weight 1, so w ⊕.⊗ A with plus_first reads only w
         # (no weighted copy of A), and the out-degrees are A's cached property
         W, outw, sr = A, A.out_degree(), semiring.plus_first  # noqa: N806
-    # d / out-weight on the vertices that have one; absent on dangling vertices
+    # d / out-weight on the vertices that have one, 0 on the dangling ones: w = r .* scale
+    # is then full, and the product reads no presence bits (a 0 adds nothing)
     scale = outw.apply(binary.truediv, left=damping).new()
     teleport = (1.0 - damping) / n
     sink = None
-    if scale.nvals < n:
+    if outw.nvals < n:
         # a dangling vertex spreads d·r/n to every vertex: Σ r(sinks)·d/n is r ⋅ sink
         sink = Vector(FP64, n, device=dev)
-        sink(~scale.S) << damping / n
+        sink(~outw.S) << damping / n
+        scale(~outw.S) << 0.0
 
     rank << 1.0 / n
     prev = Vector(FP64, n, device=dev)

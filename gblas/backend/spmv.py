@@ -119,9 +119,12 @@ def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: 
     mask = np.ascontiguousarray(mask_bits, np.bool_) if use_mask else np.zeros(1, np.bool_)
     out = np.empty(n, dtype=dt)
     pres = np.empty(n, dtype=np.bool_)
-    _pull(np.ascontiguousarray(indptr, np.int64), np.ascontiguousarray(indices, np.int64),
-          mvals, m_iso, x, xpres, full, mask, use_mask, bool(mask_comp),
-          _MONOIDS[ks.add.binaryop.name], mop, out, pres)
+    # dynamic chunks of rows: a power-law graph's hub rows would unbalance static halves
+    threads = max(numba.get_num_threads(), 1)
+    with numba.parallel_chunksize(int(min(max(n // (threads * 32), 16), 4096))):
+        _pull(np.ascontiguousarray(indptr, np.int64), np.ascontiguousarray(indices, np.int64),
+              mvals, m_iso, x, xpres, full, mask, use_mask, bool(mask_comp),
+              _MONOIDS[ks.add.binaryop.name], mop, out, pres)
     return pres, out
 
 

@@ -10,7 +10,7 @@ from .. import _config
 from ..backend import keys as E
 from ..core.expr import Expression, Result
 from ..exceptions import EmptyObject
-from ..formats.vector import BITMAP, VecData
+from ..formats.vector import BITMAP, FULL, VecData
 from ..semirings.model import monoid
 from .plan import record
 from .validate import as_monoid
@@ -43,6 +43,8 @@ def reduce_vector_expr(v: Any, op: Any, allow_empty: bool = True) -> Expression:
                 return res
         if data.kind == BITMAP and not data.on_device:
             vals = data.values[data.bits]
+        elif data.kind == FULL:
+            vals = data.values  # every value: no index list to build
         else:
             vals = data.as_sparse()[1]
         record(desc, "reduce", "reduce_values")
