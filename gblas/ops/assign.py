@@ -178,7 +178,9 @@ def _assign_vector(v: Any, I: Any, kind: str, operand: Any, mask: Mask | None,  
             v._data = writeback_vector(data, T, mask, None, replace)
             return
     # T = C with the region scattered in: C's own arrays when nothing else needs them
-    if mask is None and data.exclusive and data.kind == BITMAP:
+    # (and the operand is not C itself: the scatter would read what it already wrote)
+    if mask is None and data.exclusive and data.kind == BITMAP and (
+            kind == "scalar" or operand._data.values is not data.values):
         tb, tv = data.bits, data.values
     else:
         cb, cv = dense_operand(data)

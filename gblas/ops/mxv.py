@@ -101,9 +101,11 @@ def _base_format(M: Any, desc: Descriptor | None) -> str:  # noqa: N803
     return owner.format.split("(")[0]
 
 
-# the density thresholds of choose_direction, scaled up by this for semirings whose pull
-# reads every entry (no early exit)
-_NO_EXIT_DENSITY = 6.0
+# for semirings whose pull reads every entry (no early exit), the push-to-pull density of
+# choose_direction is scaled by this (0.04 -> 0.30), both ways: min_plus with 2 threads,
+# push against pull crosses between 20% and 40% density on kron:16 and urand:16 (push
+# 3.1 / 4.3 ms against pull 6.5 / 5.0 ms at 20%) and near 35-40% on urand:20
+_NO_EXIT_DENSITY = 7.5
 
 # below this many entries + rows an mxv on the CPU runs on one Numba thread
 _SERIAL_WORK = 1 << 16
@@ -151,12 +153,12 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
     # density signal (a bitmap is dense: pull)
     nv = xdata.known_nvals
     nv = xdata.size if nv is None else nv
+    last = state.get(transposed_view, "push")
     if not (ks.is_any or (ks.has_terminal and ks.out_type == BOOL)):
-        # a pull that cannot stop early reads every entry of M, a push only the x's rows:
-        # push stays cheaper to a higher density (min_plus on urand:16 / kron:16, 2 threads:
-        # push 4.3 / 3.1 ms against pull 5.0 / 6.5 ms at 20%)
-        nv = nv / _NO_EXIT_DENSITY
-    direction = choose_direction(state.get(transposed_view, "push"), nv, xdata.size, desc)
+        # a pull that cannot stop early reads every entry of M whatever x, a push only x's
+        # rows: one crossover density, well above the early-exit one, and no hysteresis
+        nv, last = nv / _NO_EXIT_DENSITY, "push"
+    direction = choose_direction(last, nv, xdata.size, desc)
     forced = desc is not None and desc.direction != "auto"
     if direction == "push" and xdata.on_device and not forced and (
             xdata.kind != SPARSE or not ks.is_any):
