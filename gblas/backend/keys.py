@@ -35,7 +35,18 @@ def _fill_masked_cpu(bits, vals, mask, value):  # noqa: ANN001, ANN202
     return n
 
 
-_PARALLEL_FILL = 1 << 18  # below this many positions: NumPy on the calling thread
+_PARALLEL_FILL = 1 << 18  # below this many positions: one thread
+
+
+@numba.njit(cache=True, nogil=True)
+def _fill_masked_serial(bits, vals, mask, value):  # noqa: ANN001, ANN202
+    n = 0
+    for i in range(bits.shape[0]):
+        if mask[i]:
+            bits[i] = True
+            vals[i] = value
+        n += bits[i]
+    return n
 
 
 def fill_masked(bits: Any, vals: Any, mask: Any, value: Any) -> int:
@@ -44,11 +55,10 @@ def fill_masked(bits: Any, vals: Any, mask: Any, value: Any) -> int:
     xp = xp_of(bits)
     if xp is np:
         v = np.asarray(value, dtype=vals.dtype)[()]
+        m = np.ascontiguousarray(mask, dtype=np.bool_)
         if bits.shape[0] < _PARALLEL_FILL:  # waking the thread pool costs more
-            np.logical_or(bits, mask, out=bits)
-            np.copyto(vals, v, where=mask)
-            return int(np.count_nonzero(bits))
-        return int(_fill_masked_cpu(bits, vals, np.ascontiguousarray(mask, dtype=np.bool_), v))
+            return int(_fill_masked_serial(bits, vals, m, v))
+        return int(_fill_masked_cpu(bits, vals, m, v))
     from .elementwise_cuda import fill_masked_kernel  # noqa: PLC0415
 
     fill_masked_kernel()(mask, vals.dtype.type(value), bits, vals)

@@ -104,14 +104,18 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
 
         def compute_v(mask: Any, desc: Any) -> Result:
             da, db = a._data, b._data
-            if use_dense(da, db):
+            if da.on_device or (use_dense(da, db) if kind == "add" else
+                                da.kind != SPARSE and db.kind != SPARSE):
+                # (an intersection with a sparse operand on the CPU looks its entries up
+                # in the other: O(nvals), not O(size))
                 record(desc, name, f"{name}_dense")
                 from .writeback import dense_operand  # noqa: PLC0415
 
                 return Result(DenseT(da.size, out, kind, a=dense_operand(da),
                                      b=dense_operand(db), op=bop, domain=domain))
             keys, vals = ewise_values(name, a, b, bop, out)
-            record(desc, name, f"{name}_sorted_merge")
+            lookup = kind == "mult" and (da.kind != SPARSE or db.kind != SPARSE)
+            record(desc, name, f"{name}_{'bitmap_lookup' if lookup else 'sorted_merge'}")
             return Result(VecData.sparse(a.size, out, keys, vals).normalized())
 
         return Expression(name, 1, a.shape, out, dev, compute_v, (a, b))

@@ -41,9 +41,7 @@ def reduce_vector_expr(v: Any, op: Any, allow_empty: bool = True) -> Expression:
             if res is not None:
                 record(desc, "reduce", "reduce_dense")
                 return res
-        if data.kind == BITMAP and not data.on_device:
-            vals = data.values[data.bits]
-        elif data.kind == FULL:
+        if data.kind == FULL:
             vals = data.values  # every value: no index list to build
         else:
             vals = data.as_sparse()[1]
