@@ -62,38 +62,48 @@ def _fold(aop, acc, t):  # noqa: ANN001, ANN202
     return acc if (acc > t or t != t) else t
 
 
+@numba.njit(inline="always")
+def _row(i, indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
+         aop, mop, out, pres):
+    """Row i of T."""
+    if use_mask and mask[i] == mcomp:
+        pres[i] = False
+        return
+    lo = indptr[i]
+    hi = indptr[i + 1]
+    if lo == hi:
+        pres[i] = False
+        return
+    if x_full:
+        acc = _prod(mop, mvals, m_iso, lo, x[indices[lo]])
+        for p in range(lo + 1, hi):
+            acc = _fold(aop, acc, _prod(mop, mvals, m_iso, p, x[indices[p]]))
+        out[i] = acc
+        pres[i] = True
+    else:
+        k0 = indices[lo]
+        found = xpres[k0]
+        acc = _prod(mop, mvals, m_iso, lo, x[k0])
+        for p in range(lo + 1, hi):
+            k = indices[p]
+            b = xpres[k]
+            t = _prod(mop, mvals, m_iso, p, x[k])
+            folded = _fold(aop, acc, t) if found else t
+            acc = folded if b else acc
+            found = found or b
+        out[i] = acc
+        pres[i] = found
+
+
 @numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
 def _pull(indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
           aop, mop, out, pres):
     for ii in prange(indptr.shape[0] - 1):
-        i = np.int64(ii)
-        if use_mask and mask[i] == mcomp:
-            pres[i] = False
-            continue
-        lo = indptr[i]
-        hi = indptr[i + 1]
-        if lo == hi:
-            pres[i] = False
-            continue
-        if x_full:
-            acc = _prod(mop, mvals, m_iso, lo, x[indices[lo]])
-            for p in range(lo + 1, hi):
-                acc = _fold(aop, acc, _prod(mop, mvals, m_iso, p, x[indices[p]]))
-            out[i] = acc
-            pres[i] = True
-        else:
-            k0 = indices[lo]
-            found = xpres[k0]
-            acc = _prod(mop, mvals, m_iso, lo, x[k0])
-            for p in range(lo + 1, hi):
-                k = indices[p]
-                b = xpres[k]
-                t = _prod(mop, mvals, m_iso, p, x[k])
-                folded = _fold(aop, acc, t) if found else t
-                acc = folded if b else acc
-                found = found or b
-            out[i] = acc
-            pres[i] = found
+        _row(np.int64(ii), indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask,
+             mcomp, aop, mop, out, pres)
+
+
+SMALL_WORK = 1 << 16  # entries + rows below which rows are split statically
 
 
 def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: Any,
@@ -119,12 +129,16 @@ def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: 
     mask = np.ascontiguousarray(mask_bits, np.bool_) if use_mask else np.zeros(1, np.bool_)
     out = np.empty(n, dtype=dt)
     pres = np.empty(n, dtype=np.bool_)
+    args = (np.ascontiguousarray(indptr, np.int64), np.ascontiguousarray(indices, np.int64),
+            mvals, m_iso, x, xpres, full, mask, use_mask, bool(mask_comp),
+            _MONOIDS[ks.add.binaryop.name], mop, out, pres)
+    threads = numba.get_num_threads()
+    if threads == 1 or indices.shape[0] + n < SMALL_WORK:
+        _pull(*args)  # static halves: setting a chunk size costs more than it saves here
+        return pres, out
     # dynamic chunks of rows: a power-law graph's hub rows would unbalance static halves
-    threads = max(numba.get_num_threads(), 1)
     with numba.parallel_chunksize(int(min(max(n // (threads * 32), 16), 4096))):
-        _pull(np.ascontiguousarray(indptr, np.int64), np.ascontiguousarray(indices, np.int64),
-              mvals, m_iso, x, xpres, full, mask, use_mask, bool(mask_comp),
-              _MONOIDS[ks.add.binaryop.name], mop, out, pres)
+        _pull(*args)
     return pres, out
 
 

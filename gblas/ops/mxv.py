@@ -207,14 +207,15 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
     else:
         from ..formats.csr.cpu import threads_for  # noqa: PLC0415
 
-        # small products on one thread: waking the pool costs more than the work
-        with threads_for(int(getattr(rep, "nnz", 1 << 30)) + M.nrows, _SERIAL_WORK):
-            if name == "csr_pull_spmv" and spmv.applies(ks):
-                # plus/min/max with first/second/times/plus/pair on one numeric type: the
-                # specialised pull (operators inlined, no per-entry opcode switch)
-                name = "csr_pull_arith"
-                T = _pull_arith(call)  # noqa: N806
-            else:
+        if name == "csr_pull_spmv" and spmv.applies(ks):
+            # plus/min/max with first/second/times/plus/pair on one numeric type: the
+            # specialised pull (operators inlined, no per-entry opcode switch; small ones
+            # outside the parallel runtime)
+            name = "csr_pull_arith"
+            T = _pull_arith(call)  # noqa: N806
+        else:
+            # small products on one thread: waking the pool costs more than the work
+            with threads_for(int(getattr(rep, "nnz", 1 << 30)) + M.nrows, _SERIAL_WORK):
                 T = reg.func(call)  # noqa: N806
     if isinstance(state, dict):
         state[transposed_view] = used_direction
