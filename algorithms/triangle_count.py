@@ -28,12 +28,13 @@ def triangle_count(A: Matrix, *, symmetrize: bool = True) -> int:  # noqa: N803
     Values of ``A`` are ignored (a stored zero is an edge) and self-loops are ignored.
     ``A`` should be symmetric; a directed ``A`` is read as undirected (the pattern of
     A ∪ Aᵀ) unless ``symmetrize=False``, which trusts A to be symmetric and skips that
-    step (then only A's lower triangle is read).
+    step (then only A's lower triangle is read). A symmetric ``A`` (its structural symmetry
+    is cached on the Matrix) is used as it is.
     """
     check_graph(A)
     n = A.nrows
     dev = A.device
-    if symmetrize:
+    if symmetrize and not A.is_symmetric(structure=True):
         # tril(A ∪ Aᵀ, -1) = tril(A, -1) ∪ triu(A, 1)ᵀ
         lower = A.select(select.tril, -1).new().apply(unary.one[BOOL]).new()
         upper_t = A.select(select.triu, 1).new().T.new().apply(unary.one[BOOL]).new()

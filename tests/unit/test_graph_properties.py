@@ -131,3 +131,26 @@ def test_algorithms_use_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     triangle_count(A)
     betweenness_centrality(A, sources=[0, 1])
     assert calls["out"] == 1 and calls["sym"] == 1
+
+
+def test_triangle_count_skips_the_union_on_a_symmetric_matrix(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A symmetric A is counted from tril(A) directly (no A ∪ Aᵀ); a directed one still
+    gets the union, and both count the same triangles."""
+    S = gb.generators.kronecker(8, seed=3).to_scipy_sparse()  # noqa: N806
+    A = gb.io.from_scipy_sparse(S)  # noqa: N806
+    D = gb.io.from_scipy_sparse(sp.tril(S, -1).tocsr())  # noqa: N806  one direction per edge
+    unions = []
+    original = Matrix.ewise_add
+
+    def ewise_add(self: Matrix, *a: Any, **k: Any) -> Any:
+        unions.append(self.nrows)
+        return original(self, *a, **k)
+
+    monkeypatch.setattr(Matrix, "ewise_add", ewise_add)
+    expected = triangle_count(A)
+    assert unions == []
+    assert triangle_count(D) == expected and len(unions) == 1
+    B = (S.toarray() != 0).astype(np.float64)  # noqa: N806
+    np.fill_diagonal(B, 0.0)
+    assert expected == round(np.trace(B @ B @ B) / 6)

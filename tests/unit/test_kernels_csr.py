@@ -431,7 +431,7 @@ def test_transpose_large_matches_scipy(parallel: bool, monkeypatch: pytest.Monke
 
 
 # ============================================================================ caching
-def test_builtin_kernels_are_cached_on_disk() -> None:
+def test_builtin_kernels_are_cached_on_disk(tmp_path: Path) -> None:
     """A second process loads the built-in pull kernel from Numba's on-disk cache."""
     ks = resolve("min_plus", FP64, FP64)
     A = CSR(2, 2, np.array([0, 1, 2]), np.array([1, 0]), np.array([1.0, 2.0]), FP64)
@@ -446,11 +446,16 @@ def test_builtin_kernels_are_cached_on_disk() -> None:
         "ks = resolve_semiring(semiring.min_plus, FP64, FP64)\n"
         "A = CSR(2, 2, np.array([0, 1, 2]), np.array([1, 0]), np.array([1.0, 2.0]), FP64)\n"
         "cpu.mxv_pull(A, np.ones(2, bool), np.ones(2), None, False, ks)\n"
+        "print(cpu.__file__)\n"
         "print(sum(cpu._pull.stats.cache_hits.values()))\n"
     )
     env = dict(os.environ)
     env["PYTHONPATH"] = str(Path(cpu.__file__).resolve().parents[3]) + os.pathsep + \
         env.get("PYTHONPATH", "")
+    # `python -c` puts its working directory first on sys.path: run it elsewhere, or a
+    # source checkout's gblas (another cache directory) shadows the installed one
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=env, timeout=300, check=True)
-    assert int(run.stdout.strip().splitlines()[-1]) >= 1, run.stderr
+                         env=env, timeout=300, check=True, cwd=tmp_path)
+    child_file, hits = run.stdout.strip().splitlines()[-2:]
+    assert Path(child_file).resolve() == Path(cpu.__file__).resolve()
+    assert int(hits) >= 1, run.stderr
