@@ -13,11 +13,21 @@ once),
 counts every triangle k < j < i exactly once, at C[i, j]. The mask makes the product a set
 of dot products computed only at L's entries (rows of L against rows of L, as in
 ``Sandia_LUT``'s dot-product form), so no part of L·Lᵀ outside L's pattern is formed.
+
+On a graph whose degrees are skewed the vertices are first renumbered by decreasing degree
+(LAGraph's ``LAGr_TriangleCount_AutoSort`` rule: more than 1000 vertices, mean degree at
+least 10 and above 4× the median; GAPBS' ``tc`` relabels likewise). Row i of L then holds
+only neighbours of higher degree, at most √(2m) of them, so no dot product walks a hub's
+whole row (kron:16, 2 threads: the product 0.57 → 0.32 s, the renumbering 0.07 s).
 """
 
 from __future__ import annotations
 
-from gblas import BOOL, INT64, Matrix, binary, monoid, select, semiring, unary
+from typing import Any
+
+import numpy as np
+
+from gblas import BOOL, INT64, Matrix, Vector, binary, monoid, select, semiring, unary
 
 from .bfs import check_graph
 
@@ -35,18 +45,50 @@ def triangle_count(A: Matrix, *, symmetrize: bool = True) -> int:  # noqa: N803
     n = A.nrows
     dev = A.device
     if symmetrize and not A.is_symmetric(structure=True):
-        # tril(A ∪ Aᵀ, -1) = tril(A, -1) ∪ triu(A, 1)ᵀ
-        lower = A.select(select.tril, -1).new().apply(unary.one[BOOL]).new()
-        upper_t = A.select(select.triu, 1).new().T.new().apply(unary.one[BOOL]).new()
-        L = lower.ewise_add(upper_t, binary.lor).new()  # noqa: N806
+        L = lower_of_union(A)  # noqa: N806
     else:
         L = A.select(select.tril, -1).new()  # noqa: N806
     if L.nvals == 0:
         return 0
+    order = degree_order(L)
+    if order is not None:
+        L = lower_of_union(L[order, order].new())  # noqa: N806
     C = Matrix(INT64, n, n, device=dev)  # noqa: N806
     C(L.S) << L.mxm(L.T, semiring.plus_pair[INT64])
     total = C.reduce_scalar(monoid.plus).new().value
     return int(total or 0)
 
 
-__all__ = ["triangle_count"]
+def lower_of_union(A: Matrix) -> Matrix:  # noqa: N803
+    """tril(A ∪ Aᵀ, -1) = tril(A, -1) ∪ triu(A, 1)ᵀ, as a BOOL pattern."""
+    lower = A.select(select.tril, -1).new().apply(unary.one[BOOL]).new()
+    upper_t = A.select(select.triu, 1).new().T.new().apply(unary.one[BOOL]).new()
+    return lower.ewise_add(upper_t, binary.lor).new()
+
+
+# LAGraph's AutoSort thresholds: renumber only graphs this large, dense and skewed
+PRESORT_MIN_VERTICES = 1000
+PRESORT_MIN_MEAN_DEGREE = 10
+PRESORT_SKEW = 4  # mean degree above this many times the (sampled) median
+
+
+def degree_order(L: Matrix, samples: int = 1000) -> Any | None:  # noqa: N803
+    """Vertices by decreasing degree in L ∪ Lᵀ (an array on L's device) when the degrees
+    are skewed, else None. The median comes from ``samples`` evenly spaced vertices."""
+    n = L.nrows
+    mean = 2 * L.nvals / max(n, 1)
+    if n <= PRESORT_MIN_VERTICES or mean < PRESORT_MIN_MEAN_DEGREE:
+        return None
+    deg = Vector(INT64, n, device=L.device)
+    deg << 0
+    deg(binary.plus) << L.out_degree()
+    deg(binary.plus) << L.in_degree()
+    probe = np.unique(np.linspace(0, n - 1, min(samples, n)).astype(np.int64))
+    median = float(np.median(deg[probe].new().to_coo()[1]))
+    if mean <= PRESORT_SKEW * median:
+        return None
+    _, d = deg.to_coo(device=L.device)
+    return (-d).argsort()
+
+
+__all__ = ["degree_order", "lower_of_union", "triangle_count"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import importlib
 from math import comb
 
 import networkx as nx
@@ -16,6 +17,9 @@ from hypothesis import strategies as st
 from gblas import BOOL, FP64, INT64, Matrix
 from gblas.algorithms.triangle_count import triangle_count
 from gblas.exceptions import DimensionMismatch, InvalidObject
+
+# the module (gblas.algorithms re-exports the function under the same name)
+tc_module = importlib.import_module("gblas.algorithms.triangle_count")
 
 
 @st.composite
@@ -123,3 +127,49 @@ def test_facebook(graphs_path):
     # the lower triangle alone (a "directed" copy) has the same triangles
     L = sp.tril(S, -1).tocoo()
     assert triangle_count(Matrix.from_scipy_sparse(L)) == 1612010
+
+
+# ---------------------------------------------------------------- degree renumbering
+@given(graphs())
+def test_renumbered_by_degree_matches_networkx(g):
+    with pytest.MonkeyPatch.context() as mp:  # renumber every graph, however small or regular
+        mp.setattr(tc_module, "PRESORT_MIN_VERTICES", 0)
+        mp.setattr(tc_module, "PRESORT_MIN_MEAN_DEGREE", 0)
+        mp.setattr(tc_module, "PRESORT_SKEW", -1)
+        renumbered_matches_networkx(*g)
+
+
+def renumbered_matches_networkx(n, pairs):
+    expected = nx_triangles(n, pairs)
+    A = symmetric(n, pairs, FP64, 2.5)
+    L = A.select("tril", -1).new()
+    if L.nvals:
+        order = tc_module.degree_order(L)
+        assert sorted(order.tolist()) == list(range(n))
+        deg = np.zeros(n, dtype=np.int64)
+        for u, v in {(min(u, v), max(u, v)) for u, v in pairs if u != v}:
+            deg[u] += 1
+            deg[v] += 1
+        assert np.all(np.diff(deg[order]) <= 0)  # decreasing degree
+    assert triangle_count(A) == expected
+    assert triangle_count(A, symmetrize=False) == expected
+    if pairs:  # one direction per edge, read as undirected
+        r, c = (np.array(x, dtype=np.int64) for x in zip(*pairs, strict=True))
+        keys = np.unique(r * n + c)
+        D = Matrix.from_coo(keys // n, keys % n, 1, INT64, nrows=n, ncols=n)
+        assert triangle_count(D) == expected
+
+
+def test_skewed_graphs_are_renumbered_regular_ones_not():
+    """LAGraph's rule: kron (hubs, mean degree >> median) is renumbered, urand is not; the
+    count is NetworkX's either way."""
+    from gblas import generators
+
+    for make, skewed in ((generators.kronecker, True), (generators.urand, False)):
+        A = make(12, seed=4)
+        L = A.select("tril", -1).new()
+        assert (tc_module.degree_order(L) is not None) == skewed
+        S = A.to_scipy_sparse()
+        G = nx.from_scipy_sparse_array(S)
+        G.remove_edges_from(nx.selfloop_edges(G))
+        assert triangle_count(A) == sum(nx.triangles(G).values()) // 3

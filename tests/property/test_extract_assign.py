@@ -34,10 +34,13 @@ from .strategies import (
 
 @st.composite
 def index_lists(draw: st.DrawFn, n: int, max_len: int = 8) -> list[int] | np.ndarray:
-    """Indices into 0..n-1 (duplicates likely), as a list or an int32/int64 array."""
+    """Indices into 0..n-1 (duplicates likely, or none: a permuted subset, which
+    A[I, J] takes by a column map), as a list or an int32/int64 array."""
     if n == 0:
         return []
-    idx = draw(st.lists(st.integers(0, n - 1), max_size=max_len))
+    distinct = draw(st.booleans(), label="distinct")
+    idx = draw(st.lists(st.integers(0, n - 1), max_size=min(max_len, n) if distinct else max_len,
+                        unique=distinct))
     form = draw(st.sampled_from(["list", "int64", "int32"]))
     return idx if form == "list" else np.asarray(idx, dtype=form)
 
