@@ -44,6 +44,24 @@ class Expression:
         self.device = device
         self._compute = compute
         self.args = args
+        # ops with transposable operands (mxm, mxv, vxm): rebuilds the expression on
+        # transposed operands for a descriptor's transpose_first / transpose_second
+        self._transposed: Callable[[bool, bool], Expression] | None = None
+        # why the operands do not fit without a transposing descriptor (None: they do)
+        self._mismatch: str | None = None
+
+    def for_descriptor(self, desc: Descriptor | None) -> Expression:
+        """The expression a descriptor's transposes turn this one into (GrB_INP0/GrB_INP1
+        of the C API); raises DimensionMismatch when the operands do not fit."""
+        t0 = bool(desc is not None and desc.transpose_first)
+        t1 = bool(desc is not None and desc.transpose_second)
+        if self._transposed is not None and (t0 or t1):
+            out = self._transposed(t0, t1)
+            out._transposed = None  # its operands are transposed already
+            return out
+        if self._mismatch is not None:
+            raise DimensionMismatch(self._mismatch)
+        return self
 
     @property
     def output_type(self) -> type:
@@ -58,20 +76,21 @@ class Expression:
     def new(self, dtype: Any = None, *, mask: Mask | None = None, name: str | None = None,
             desc: Descriptor | None = None) -> Any:
         """Materialise into a new object (of ``dtype``, default the expression's)."""
-        dt = self.dtype if dtype is None else lookup_dtype(dtype)
-        cls = self.output_type
-        if self.ndim == 0:
-            out = cls(dt, name=name, device=self.device)
-        elif self.ndim == 1:
-            out = cls(dt, self.shape[0], name=name, device=self.device)
+        expr = self.for_descriptor(as_descriptor(desc))
+        dt = expr.dtype if dtype is None else lookup_dtype(dtype)
+        cls = expr.output_type
+        if expr.ndim == 0:
+            out = cls(dt, name=name, device=expr.device)
+        elif expr.ndim == 1:
+            out = cls(dt, expr.shape[0], name=name, device=expr.device)
         else:
-            out = cls(dt, *self.shape, name=name, device=self.device)
-        if self.ndim == 0:
+            out = cls(dt, *expr.shape, name=name, device=expr.device)
+        if expr.ndim == 0:
             if mask is not None:
                 raise InvalidValue("a Scalar result takes no mask")
-            out(desc=desc).update(self)
+            out(desc=desc).update(expr)
         else:
-            out(mask=mask, desc=desc).update(self)
+            out(mask=mask, desc=desc).update(expr)
         return out
 
     def _run(self, mask: Mask | None, desc: Descriptor | None) -> Result:
@@ -180,6 +199,7 @@ class Updater:
                 f"cannot assign a {type(rhs).__name__} to a {type(parent).__name__}; "
                 "expected an expression, a collection of the same kind or a scalar"
             )
+        expr = expr.for_descriptor(self.desc)
         if expr.ndim != parent.ndim:
             raise InvalidObject(
                 f"{expr.op} gives a {expr.output_type.__name__} but the output is a "

@@ -61,23 +61,21 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:  # noqa: N803
     require(A, "matrix", "mxm")
     require(B, "matrix", "mxm")
     sr = as_semiring(op, "mxm")
+    mismatch = None
     if A.ncols != B.nrows:
-        raise DimensionMismatch(
-            f"mxm: {A.name} is {A.nrows}x{A.ncols} and {B.name} is {B.nrows}x{B.ncols}; "
-            "the inner dimensions must agree"
-        )
+        mismatch = (f"mxm: {A.name} is {A.nrows}x{A.ncols} and {B.name} is "
+                    f"{B.nrows}x{B.ncols}; the inner dimensions must agree")
+        fits = (A.nrows == B.nrows, A.ncols == B.ncols, A.nrows == B.ncols)
+        if not any(fits):  # no descriptor's transposes can make them fit either
+            raise DimensionMismatch(mismatch)
     dev = same_device(A, B)
     ks = resolve_semiring(sr, A.dtype, B.dtype)
 
     def compute(mask: Mask | None, desc: Any) -> Result:
-        a, b = A, B
-        if desc is not None and desc.transpose_first:
-            a = a.T
-        if desc is not None and desc.transpose_second:
-            b = b.T
+        # a descriptor's transposes were applied to the operands (Expression.for_descriptor)
         k = ks if desc is None or desc.early_exit else replace(ks, has_terminal=False)
         pattern = None if mask is None else mask_pattern(mask)
-        a_csr, b_csr = a._csr(), b._csr()
+        a_csr, b_csr = A._csr(), B._csr()
         strategy = "gustavson"
         if mask is not None and not mask.complement:
             forced = desc.direction if desc is not None else "auto"
@@ -89,13 +87,16 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:  # noqa: N803
         reg = find_kernel("mxm", format="csr", **key)
         if reg is None:
             raise NotImplementedForFormat(f"no mxm kernel for {key}")
-        call = MxmCall(a_csr, b_csr, b._csr_T, k, pattern,
+        call = MxmCall(a_csr, b_csr, B._csr_T, k, pattern,
                        bool(mask is not None and mask.complement))
         T = reg.func(call)  # noqa: N806
         record(desc, "mxm", reg.name, strategy, "csr")
         return Result(T, mask_applied=reg.fuses_mask and mask is not None)
 
-    return Expression("mxm", 2, (A.nrows, B.ncols), ks.out_type, dev, compute, (A, B))
+    e = Expression("mxm", 2, (A.nrows, B.ncols), ks.out_type, dev, compute, (A, B))
+    e._transposed = lambda t0, t1: mxm_expr(A.T if t0 else A, B.T if t1 else B, sr)
+    e._mismatch = mismatch
+    return e
 
 
 __all__ = ["mxm_expr", "mask_pattern"]

@@ -28,31 +28,41 @@ def mxv_expr(M: Any, x: Any, op: Any) -> Expression:  # noqa: N803
     require(M, "matrix", "mxv")
     require(x, "vector", "mxv")
     sr = as_semiring(op, "mxv")
+    mismatch = None
     if M.ncols != x.size:
-        raise DimensionMismatch(
-            f"mxv: matrix {M.name} has {M.ncols} columns but vector {x.name} has size "
-            f"{x.size}; they must agree"
-        )
+        mismatch = (f"mxv: matrix {M.name} has {M.ncols} columns but vector {x.name} has "
+                    f"size {x.size}; they must agree")
+        if M.nrows != x.size:  # not even with transpose_first
+            raise DimensionMismatch(mismatch)
     dev = same_device(M, x)
     ks = resolve_semiring(sr, M.dtype, x.dtype)
-    return Expression("mxv", 1, (M.nrows,), ks.out_type, dev,
-                      lambda mask, desc: run_mxv(M, x, ks, mask, desc, "mxv"), (M, x))
+    e = Expression("mxv", 1, (M.nrows,), ks.out_type, dev,
+                   lambda mask, desc: run_mxv(M, x, ks, mask, desc, "mxv"), (M, x))
+    # the matrix is GrB_INP0 of mxv
+    e._transposed = lambda t0, t1: mxv_expr(M.T, x, sr) if t0 else mxv_expr(M, x, sr)
+    e._mismatch = mismatch
+    return e
 
 
 def vxm_expr(u: Any, A: Any, op: Any) -> Expression:  # noqa: N803
     require(u, "vector", "vxm")
     require(A, "matrix", "vxm")
     sr = as_semiring(op, "vxm")
+    mismatch = None
     if A.nrows != u.size:
-        raise DimensionMismatch(
-            f"vxm: vector {u.name} has size {u.size} but matrix {A.name} has {A.nrows} rows; "
-            "they must agree"
-        )
+        mismatch = (f"vxm: vector {u.name} has size {u.size} but matrix {A.name} has "
+                    f"{A.nrows} rows; they must agree")
+        if A.ncols != u.size:  # not even with transpose_second
+            raise DimensionMismatch(mismatch)
     dev = same_device(u, A)
     ks = resolve_semiring(sr.flipped, A.dtype, u.dtype)
     M = A.T
-    return Expression("vxm", 1, (A.ncols,), ks.out_type, dev,
-                      lambda mask, desc: run_mxv(M, u, ks, mask, desc, "vxm"), (u, A))
+    e = Expression("vxm", 1, (A.ncols,), ks.out_type, dev,
+                   lambda mask, desc: run_mxv(M, u, ks, mask, desc, "vxm"), (u, A))
+    # the matrix is GrB_INP1 of vxm
+    e._transposed = lambda t0, t1: vxm_expr(u, A.T, sr) if t1 else vxm_expr(u, A, sr)
+    e._mismatch = mismatch
+    return e
 
 
 def inner_expr(u: Any, v: Any, op: Any) -> Expression:
@@ -142,10 +152,8 @@ def _traits(ks: KernelSemiring) -> str:
 
 def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
             desc: Descriptor | None, opname: str) -> Result:
-    """Plan and run T = M ⊕.⊗ x (mask fused when the kernel can)."""
-    # the matrix is GrB_INP0 of mxv and GrB_INP1 of vxm
-    if desc is not None and (desc.transpose_second if opname == "vxm" else desc.transpose_first):
-        M = M.T  # noqa: N806
+    """Plan and run T = M ⊕.⊗ x (mask fused when the kernel can); a descriptor's
+    transposes were applied to the operands already (Expression.for_descriptor)."""
     xdata: VecData = x._data
     transposed_view = M is not getattr(M, "_matrix", M)
     state = getattr(M, "_last_direction", {})

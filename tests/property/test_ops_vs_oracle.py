@@ -124,7 +124,9 @@ def test_vxm_vs_oracle(data: st.DataObject) -> None:
 
 @given(data=st.data())
 def test_mxv_transposed_view_vs_oracle(data: st.DataObject) -> None:
-    """``A.T.mxv(u)`` (the pull form of BFS) equals ``u.vxm(A)`` equals the oracle."""
+    """``A.T.mxv(u)`` (the pull form of BFS) equals ``u.vxm(A)`` equals the oracle, and so
+    do ``A.mxv(u)`` with ``transpose_first`` and ``u.vxm(Aᵀ)`` with ``transpose_second``
+    (the matrix is GrB_INP0 of mxv and GrB_INP1 of vxm)."""
     d = data.draw
     name = d(st.sampled_from(MXV_SEMIRINGS), label="semiring")
     sr = getattr(semiring, name)
@@ -151,6 +153,17 @@ def test_mxv_transposed_view_vs_oracle(data: st.DataObject) -> None:
                 Ag.T.mxv(ug, sr))
             assert_matches(from_vector(w), expected, tol=tol,
                            what=f"A.T.mxv {name} {fmt}/{direction}")
+            w = to_vector(C0)
+            w(mask=mask.build(), replace=replace, desc=Descriptor(
+                direction=direction, transpose_first=True)) << Ag.mxv(ug, sr)
+            assert_matches(from_vector(w), expected, tol=tol,
+                           what=f"A.mxv transpose_first {name} {fmt}/{direction}")
+    if sr.monoid.is_any:  # several right answers: the loop above covers any_* semirings
+        return
+    ATg = to_matrix(ref.transpose(A))  # noqa: N806
+    got = to_vector(u).vxm(ATg, sr).new(desc=Descriptor(transpose_second=True))
+    assert_matches(from_vector(got), [ref.vxm(u, A, sr)], tol=tol,
+                   what=f"u.vxm(AT) transpose_second {name}")
 
 
 # =================================================================================== mxm
@@ -180,29 +193,39 @@ def test_mxm_vs_oracle(data: st.DataObject) -> None:
     else:
         Ts = [T]
 
-    # operands given directly or as transposed views (A = X.T reads X's cached transpose)
+    # operands given directly, as transposed views (A = X.T reads X's cached transpose), or
+    # stored transposed and turned back by the descriptor (GrB_INP0/GrB_INP1: non-square
+    # shapes that fit only once transposed)
     Ag = to_matrix(A, d(st.sampled_from(MATRIX_FORMATS)))
     Bg = to_matrix(B)
-    if d(st.booleans(), label="A as a view"):
-        Ag = to_matrix(ref.transpose(A)).T
-    if d(st.booleans(), label="B as a view"):
-        Bg = to_matrix(ref.transpose(B)).T
+    how = st.sampled_from(["direct", "view", "descriptor"])
+    a_how, b_how = d(how, label="A given"), d(how, label="B given")
+    if a_how != "direct":
+        Ag = to_matrix(ref.transpose(A))
+        Ag = Ag.T if a_how == "view" else Ag
+    if b_how != "direct":
+        Bg = to_matrix(ref.transpose(B))
+        Bg = Bg.T if b_how == "view" else Bg
     Cg = to_matrix(C0)
     # a non-complemented mask: dot products at its entries (pull), a masked saxpy (push),
     # or the planner's estimate (auto)
     direction = d(st.sampled_from(["auto", "push", "pull"]), label="direction")
-    desc = Descriptor(direction=direction)
+    desc = Descriptor(direction=direction, transpose_first=a_how == "descriptor",
+                      transpose_second=b_how == "descriptor")
     Cg(mask=mask.build(), accum=accum, replace=replace, desc=desc) << Ag.mxm(Bg, sr)
     if mask.kind in ("S", "V") and direction != "auto":
         assert desc.last_direction == {"pull": "dot", "push": "gustavson"}[direction]
     assert_matches(from_matrix(Cg), [ref.writeback(C0, t, mask.spec(), accum, replace)
                                      for t in Ts],
                    tol=tolerance(odt, summing), what=f"mxm {name} mask={mask.kind}")
-    assert_same_object(Ag, A, "mxm: A was modified")
-    assert_same_object(Bg, B, "mxm: B was modified")
+    assert_same_object(Ag, ref.transpose(A) if a_how == "descriptor" else A,
+                       "mxm: A was modified")
+    assert_same_object(Bg, ref.transpose(B) if b_how == "descriptor" else B,
+                       "mxm: B was modified")
 
     # .new(mask=...): an empty output of the semiring's type
-    got = Ag.mxm(Bg, sr).new(mask=mask.build())
+    got = Ag.mxm(Bg, sr).new(mask=mask.build(), desc=Descriptor(
+        transpose_first=desc.transpose_first, transpose_second=desc.transpose_second))
     empty = (np.zeros((m, n), tdt), np.zeros((m, n), bool))
     assert_matches(from_matrix(got), [ref.writeback(empty, t, mask.spec()) for t in Ts],
                    tol=tolerance(tdt, summing), what=f"mxm {name} .new(mask={mask.kind})")

@@ -107,6 +107,30 @@ class TestDimensionMismatch:
         msg = str(ei.value)
         assert "3x4" in msg and "inner" in msg
 
+    def test_mxm_that_fits_only_transposed(self):
+        """A (3x4) times A fits only with a descriptor transposing one side (GrB_INP0/1):
+        without it, or with the other one, the update raises and changes nothing."""
+        A = mat(3, 4)
+        C = Matrix.from_coo([0], [0], [1], nrows=4, ncols=4)
+        with Unchanged(C, A):
+            with pytest.raises(DimensionMismatch, match="3x4.*inner"):
+                C << A.mxm(A)
+            with pytest.raises(DimensionMismatch, match=r"\(3, 3\).*\(4, 4\)"):
+                C(desc=Descriptor(transpose_second=True)) << A.mxm(A)  # A·Aᵀ is 3x3
+            with pytest.raises(DimensionMismatch, match="inner"):
+                A.mxm(A).new()
+        C(desc=Descriptor(transpose_first=True)) << A.mxm(A)  # Aᵀ·A
+        assert C.isequal(A.T.mxm(A).new())
+        with pytest.raises(DimensionMismatch, match="inner"):  # no transpose fits: at once
+            A.mxm(mat(5, 6))
+        u = vec(3)
+        w = A.mxv(u).new(desc=Descriptor(transpose_first=True))  # Aᵀu
+        assert w.isequal(A.T.mxv(u).new())
+        with pytest.raises(DimensionMismatch, match="columns"):
+            A.mxv(u).new()
+        with pytest.raises(DimensionMismatch, match="rows"):
+            vec(4).vxm(A).new()
+
     @pytest.mark.parametrize("name", ["ewise_add", "ewise_mult"])
     def test_ewise_vector(self, name):
         a, b = vec(5), vec(6)
