@@ -340,15 +340,19 @@ def test_mxm_gustavson(case: tuple[Any, DataType, DataType]) -> None:
     sr, adt, bdt = case
     ks = resolve(sr, adt, bdt)
     rng = np.random.default_rng(5)
-    for m, n, p in ((0, 0, 0), (1, 1, 1), (6, 4, 5), (12, 9, 14)):
+    # (4, 300, 400): rows of ~16 products under mask rows of ~240 entries, which are
+    # searched rather than scattered, and outputs sorted rather than scanned (wide rows)
+    for m, n, p in ((0, 0, 0), (1, 1, 1), (6, 4, 5), (12, 9, 14), (4, 300, 400)):
+        wide = p == 400
         for iso in (False, True):
-            A, ap, av = rand_matrix(rng, m, n, adt, iso=iso)
-            B, bp, bv = rand_matrix(rng, n, p, bdt, density=0.35)
+            A, ap, av = rand_matrix(rng, m, n, adt, iso=iso, density=0.006 if wide else 0.3)
+            B, bp, bv = rand_matrix(rng, n, p, bdt, density=0.02 if wide else 0.35)
             for comp in (None, False, True):
                 if comp is None:
                     M, allowed = None, None
                 else:
-                    M, mp, _ = rand_matrix(rng, m, p, BOOL, density=0.5, iso=True)
+                    M, mp, _ = rand_matrix(rng, m, p, BOOL, density=0.6 if wide else 0.5,
+                                           iso=True)
                     allowed = mp != comp
                 C = cpu.mxm_gustavson(A, B, M, bool(comp), ks)
                 check_csr(C, ref_mxm(ap, av, bp, bv, allowed, ks), (m, p), ks)

@@ -444,13 +444,42 @@ def _marks(n):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True, nogil=True)
+def _probe_mask(a_ptr, a_idx, b_ptr, m_ptr, i):  # noqa: ANN001, ANN202
+    """Whether row i of a Gustavson product should search its mask row for each candidate
+    column instead of scattering the whole row: the mask row is longer than 4x the row's
+    products (betweenness' complemented mask ¬Σ grows to every reached vertex while the
+    frontier stays small: on a road or mesh graph of hundreds of levels, scattering Σ each
+    level cost O(n) per level and source)."""
+    mlen = m_ptr[i + 1] - m_ptr[i]
+    if mlen < 64:
+        return False
+    flops = 0
+    for pa in range(a_ptr[i], a_ptr[i + 1]):
+        k = a_idx[pa]
+        flops += b_ptr[k + 1] - b_ptr[k]
+        if 4 * flops >= mlen:
+            return False
+    return True
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _in_mask(m_idx, m_ptr, mmark, probe, i, j):  # noqa: ANN001, ANN202
+    """Whether column j is in row i of the mask pattern (scattered in mmark, or searched)."""
+    if not probe:
+        return mmark[j] == i
+    p = _lower_bound(m_idx, m_ptr[i], m_ptr[i + 1], j)
+    return p < m_ptr[i + 1] and m_idx[p] == j
+
+
+@numba.njit(cache=True, nogil=True)
 def _gus_count_rows(t, nthr, a_ptr, a_idx, b_ptr, b_idx, ncols, m_ptr, m_idx, use_mask,  # noqa: ANN001, ANN202
                     mcomp, counts):
     mark = _marks(ncols)
     mmark = _marks(ncols if use_mask else 1)
     for i in range(t, a_ptr.shape[0] - 1, nthr):
         c = 0
-        if use_mask:
+        probe = use_mask and _probe_mask(a_ptr, a_idx, b_ptr, m_ptr, i)
+        if use_mask and not probe:
             for pm in range(m_ptr[i], m_ptr[i + 1]):
                 mmark[m_idx[pm]] = i
         if not (use_mask and not mcomp and m_ptr[i] == m_ptr[i + 1]):
@@ -458,9 +487,12 @@ def _gus_count_rows(t, nthr, a_ptr, a_idx, b_ptr, b_idx, ncols, m_ptr, m_idx, us
                 k = a_idx[pa]
                 for pb in range(b_ptr[k], b_ptr[k + 1]):
                     j = b_idx[pb]
-                    if mark[j] != i and not (use_mask and (mmark[j] == i) == mcomp):
-                        mark[j] = i
-                        c += 1
+                    if mark[j] == i:
+                        continue
+                    if use_mask and _in_mask(m_idx, m_ptr, mmark, probe, i, j) == mcomp:
+                        continue
+                    mark[j] = i
+                    c += 1
         counts[i] = c
 
 
@@ -479,22 +511,28 @@ def _gus_fill_rows_impl(t, nthr, a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals
     mark = _marks(ncols)
     mmark = _marks(ncols if use_mask else 1)
     acc = np.empty(ncols, dtype=c_vals.dtype)
-    emit_mask_order = use_mask and not mcomp
     for i in range(t, a_ptr.shape[0] - 1, nthr):
         start = c_ptr[i]
         end = c_ptr[i + 1]
         if end == start:
             continue
-        if use_mask:
+        probe = use_mask and _probe_mask(a_ptr, a_idx, b_ptr, m_ptr, i)
+        if use_mask and not probe:
             for pm in range(m_ptr[i], m_ptr[i + 1]):
                 mmark[m_idx[pm]] = i
+        emit_mask_order = use_mask and not mcomp and not probe
+        # a row reaching ncols/16 columns or more is emitted by one scan of the marks
+        # (O(ncols)) rather than sorted (O(r log r)): the 8-64 wide frontier rows of
+        # betweenness' forward sweep hold thousands to millions of columns
+        scan = not emit_mask_order and (end - start) * 16 >= ncols
+        emit_now = not emit_mask_order and not scan
         nz = start
         for pa in range(a_ptr[i], a_ptr[i + 1]):
             k = a_idx[pa]
             a = avals[0] if a_iso else avals[pa]
             for pb in range(b_ptr[k], b_ptr[k + 1]):
                 j = b_idx[pb]
-                if use_mask and (mmark[j] == i) == mcomp:
+                if use_mask and _in_mask(m_idx, m_ptr, mmark, probe, i, j) == mcomp:
                     continue
                 seen = mark[j] == i
                 if seen and (is_any or (has_term and acc[j] == term)):
@@ -505,13 +543,18 @@ def _gus_fill_rows_impl(t, nthr, a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals
                 else:
                     acc[j] = v
                     mark[j] = i
-                    if not emit_mask_order:
+                    if emit_now:
                         c_idx[nz] = j
                         nz += 1
         if emit_mask_order:  # the mask row is sorted: emit its reached columns in order
             for pm in range(m_ptr[i], m_ptr[i + 1]):
                 if mark[m_idx[pm]] == i:
                     c_idx[nz] = m_idx[pm]
+                    nz += 1
+        elif scan:
+            for j in range(ncols):
+                if mark[j] == i:
+                    c_idx[nz] = j
                     nz += 1
         else:
             _sort_range(c_idx, start, end)
