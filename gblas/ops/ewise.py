@@ -14,6 +14,7 @@ from ..core.expr import Expression, Result
 from ..dtypes import DataType
 from ..exceptions import DimensionMismatch, DomainMismatch
 from ..formats.csr.convert import csr_from_keys, csr_keys
+from ..formats.csr.masked import restrict
 from ..formats.vector import SPARSE, VecData
 from ..semirings.model import BinaryOp, Monoid, Semiring, binary, monoid
 from .plan import record
@@ -121,8 +122,19 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
         return Expression(name, 1, a.shape, out, dev, compute_v, (a, b))
 
     def compute(mask: Any, desc: Any) -> Result:
-        keys, vals = ewise_values(name, a, b, bop, out)
-        record(desc, name, f"{name}_sorted_merge")
+        ca, cb = a._csr(), b._csr()
+        how = "sorted_merge"
+        if mask is not None and not mask.complement and ca.xp is np:
+            P = mask.parent._csr()  # noqa: N806
+            if 4 * P.nnz < ca.nnz + cb.nnz:
+                # only the mask's positions can be written: merge the operands there only
+                # (betweenness' B ./ Σ under one BFS level of a matrix of all reached pairs)
+                ca, cb = restrict(ca, P), restrict(cb, P)
+                how = "mask_restricted_merge"
+        fn = E.union if name == "ewise_add" else E.intersect
+        keys, vals = fn(csr_keys(ca), ca.full_values(), csr_keys(cb), cb.full_values(), bop,
+                        out, a.ncols)
+        record(desc, name, f"{name}_{how}")
         return Result(csr_from_keys(a.nrows, a.ncols, keys, vals, out))
 
     return Expression(name, a.ndim, a.shape, out, dev, compute, (a, b))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .. import _config
 from ..backend import dense
 from ..backend import keys as E
@@ -17,6 +19,7 @@ from ..core.mask import Mask
 from ..dtypes import DataType
 from ..formats.csr.container import CSR
 from ..formats.csr.convert import csr_from_keys, csr_keys
+from ..formats.csr.masked import merge_under_mask
 from ..formats.vector import BITMAP, FULL, SPARSE, VecData
 from ..semirings.model import BinaryOp
 
@@ -207,6 +210,9 @@ def writeback_matrix(C: CSR, T: CSR, mask: Mask | None, accum: BinaryOp | None,
     out = C.dtype
     if accum is None and (mask is None or (mask_applied and replace)):
         return T.astype(out)
+    if accum is None and not replace and not mask.complement and C.xp is np:
+        # C⟨M⟩ = T: one streaming merge per row, no global keys (a small T into a big C)
+        return merge_under_mask(C, T, mask.parent._csr(), mask.structure, mask_applied)
     ck, cv = csr_keys(C), C.full_values()
     tk, tv = csr_keys(T), T.full_values()
     keys, vals = writeback_entries(ck, cv, tk, tv, mask, accum, replace, mask_applied, out,
