@@ -69,10 +69,10 @@ def restrict(A: CSR, P: CSR) -> CSR:  # noqa: N803
 
 # -------------------------------------------------------------- merge under a mask
 @numba.njit(cache=True, nogil=True)
-def _merge_row(i, c_ptr, c_idx, t_ptr, t_idx, m_ptr, m_idx, m_true, structure, trust_t,  # noqa: ANN001, ANN202
-               out_idx, out_src, base, fill):
-    """Row i of C⟨M⟩ = T; with ``fill`` writes columns and sources (>= 0: C's position,
-    < 0: -1 - T's position) from ``base``; returns the row's entry count."""
+def _merge_row(i, c_ptr, c_idx, c_vals, c_iso, t_ptr, t_idx, t_vals, t_iso, m_ptr, m_idx,  # noqa: ANN001, ANN202
+               m_true, structure, trust_t, out_idx, out_vals, base, fill):
+    """Row i of C⟨M⟩ = T; with ``fill`` writes its columns and values from ``base``;
+    returns the row's entry count."""
     pc, ec = c_ptr[i], c_ptr[i + 1]
     pt, et = t_ptr[i], t_ptr[i + 1]
     pm, em = m_ptr[i], m_ptr[i + 1]
@@ -85,18 +85,15 @@ def _merge_row(i, c_ptr, c_idx, t_ptr, t_idx, m_ptr, m_idx, m_true, structure, t
         while pm < em and m_idx[pm] < j:
             pm += 1
         allowed = pm < em and m_idx[pm] == j and (structure or m_true[pm])
-        src = np.int64(0)
-        take = False
         if jt == j and (allowed or trust_t):
-            src = -1 - pt
-            take = True
-        elif jc == j and not allowed:
-            src = pc
-            take = True
-        if take:
             if fill:
                 out_idx[base + n] = j
-                out_src[base + n] = src
+                out_vals[base + n] = t_vals[0] if t_iso else t_vals[pt]
+            n += 1
+        elif jc == j and not allowed:
+            if fill:
+                out_idx[base + n] = j
+                out_vals[base + n] = c_vals[0] if c_iso else c_vals[pc]
             n += 1
         if jc == j:
             pc += 1
@@ -106,20 +103,29 @@ def _merge_row(i, c_ptr, c_idx, t_ptr, t_idx, m_ptr, m_idx, m_true, structure, t
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
-def _merge_count(c_ptr, c_idx, t_ptr, t_idx, m_ptr, m_idx, m_true, structure, trust_t,  # noqa: ANN001, ANN202
-                 counts):
-    dummy = np.empty(0, dtype=np.int64)
+def _merge_count(c_ptr, c_idx, c_vals, c_iso, t_ptr, t_idx, t_vals, t_iso, m_ptr, m_idx,  # noqa: ANN001, ANN202
+                 m_true, structure, trust_t, counts):
+    no_idx = np.empty(0, dtype=np.int64)
+    no_vals = c_vals[:0].copy()
     for i in prange(c_ptr.shape[0] - 1):
-        counts[i] = _merge_row(i, c_ptr, c_idx, t_ptr, t_idx, m_ptr, m_idx, m_true,
-                               structure, trust_t, dummy, dummy, 0, False)
+        counts[i] = _merge_row(i, c_ptr, c_idx, c_vals, c_iso, t_ptr, t_idx, t_vals, t_iso,
+                               m_ptr, m_idx, m_true, structure, trust_t, no_idx, no_vals, 0,
+                               False)
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
-def _merge_fill(c_ptr, c_idx, t_ptr, t_idx, m_ptr, m_idx, m_true, structure, trust_t,  # noqa: ANN001, ANN202
-                o_ptr, out_idx, out_src):
+def _merge_fill(c_ptr, c_idx, c_vals, c_iso, t_ptr, t_idx, t_vals, t_iso, m_ptr, m_idx,  # noqa: ANN001, ANN202
+                m_true, structure, trust_t, o_ptr, out_idx, out_vals):
     for i in prange(c_ptr.shape[0] - 1):
-        _merge_row(i, c_ptr, c_idx, t_ptr, t_idx, m_ptr, m_idx, m_true, structure, trust_t,
-                   out_idx, out_src, o_ptr[i], True)
+        _merge_row(i, c_ptr, c_idx, c_vals, c_iso, t_ptr, t_idx, t_vals, t_iso, m_ptr, m_idx,
+                   m_true, structure, trust_t, out_idx, out_vals, o_ptr[i], True)
+
+
+def _values(A: CSR, out: np.dtype) -> tuple[np.ndarray, bool]:  # noqa: N803
+    """(values cast to ``out``, iso): an iso matrix passes its one value."""
+    if A.values is None:
+        return np.asarray([A.iso]).astype(out), True
+    return np.ascontiguousarray(A.values.astype(out, copy=False)), False
 
 
 def merge_under_mask(C: CSR, T: CSR, M: CSR, structure: bool,  # noqa: N803
@@ -127,27 +133,22 @@ def merge_under_mask(C: CSR, T: CSR, M: CSR, structure: bool,  # noqa: N803
     """``C⟨M⟩ = T`` (no accumulator, no replace, mask not complemented): C's entries the
     mask does not allow, and T's it does (all of T's when ``mask_applied``). The result
     has C's type; a value mask allows where M's value is nonzero."""
-    c_ptr, c_idx = _idx(C.indptr), _idx(C.indices)
-    t_ptr, t_idx = _idx(T.indptr), _idx(T.indices)
-    m_ptr, m_idx = _idx(M.indptr), _idx(M.indices)
+    out = C.dtype.np_type
+    c_vals, c_iso = _values(C, out)
+    t_vals, t_iso = _values(T, out)
     m_true = np.ones(1, dtype=bool) if structure else np.ascontiguousarray(
         M.full_values() != 0)
+    args = (_idx(C.indptr), _idx(C.indices), c_vals, c_iso, _idx(T.indptr), _idx(T.indices),
+            t_vals, t_iso, _idx(M.indptr), _idx(M.indices), m_true, structure, mask_applied)
     counts = np.empty(C.nrows, dtype=np.int64)
-    args = (c_ptr, c_idx, t_ptr, t_idx, m_ptr, m_idx, m_true, structure, mask_applied)
     _merge_count(*args, counts)
     o_ptr = np.zeros(C.nrows + 1, dtype=np.int64)
     np.cumsum(counts, out=o_ptr[1:])
     out_idx = np.empty(int(o_ptr[-1]), dtype=np.int64)
-    src = np.empty(out_idx.shape[0], dtype=np.int64)
-    _merge_fill(*args, o_ptr, out_idx, src)
-    out = C.dtype.np_type
-    from_t = src < 0
-    if C.values is None and T.values is None and \
-            np.asarray(T.iso).astype(out) == np.asarray(C.iso, dtype=out):
-        return CSR(C.nrows, C.ncols, o_ptr, out_idx, None, C.dtype, C.iso)  # one value
     vals = np.empty(out_idx.shape[0], dtype=out)
-    vals[~from_t] = C.full_values()[src[~from_t]]
-    vals[from_t] = T.full_values()[-1 - src[from_t]].astype(out, copy=False)
+    _merge_fill(*args, o_ptr, out_idx, vals)
+    if c_iso and t_iso and t_vals[0] == c_vals[0]:
+        return CSR(C.nrows, C.ncols, o_ptr, out_idx, None, C.dtype, C.iso)  # one value
     return CSR(C.nrows, C.ncols, o_ptr, out_idx, vals, C.dtype)
 
 
