@@ -124,13 +124,21 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
     def compute(mask: Any, desc: Any) -> Result:
         ca, cb = a._csr(), b._csr()
         how = "sorted_merge"
-        if mask is not None and not mask.complement and ca.xp is np:
-            P = mask.parent._csr()  # noqa: N806
-            if 4 * P.nnz < ca.nnz + cb.nnz:
-                # only the mask's positions can be written: merge the operands there only
-                # (betweenness' B ./ Σ under one BFS level of a matrix of all reached pairs)
-                ca, cb = restrict(ca, P), restrict(cb, P)
-                how = "mask_restricted_merge"
+        if ca.xp is np:
+            # the result can only hold the mask's positions, and an intersection only the
+            # smaller operand's: merge the operands there only (betweenness' B ./ Σ under
+            # one BFS level, W .* Σ, of a matrix of all reached pairs)
+            P = None  # noqa: N806
+            if mask is not None and not mask.complement:
+                P = mask.parent._csr()  # noqa: N806
+            if name == "ewise_mult":
+                small = ca if ca.nnz <= cb.nnz else cb
+                if P is None or small.nnz < P.nnz:
+                    P = small  # noqa: N806
+            if P is not None and 4 * P.nnz < ca.nnz + cb.nnz:
+                ca = ca if ca is P else restrict(ca, P)
+                cb = cb if cb is P else restrict(cb, P)
+                how = "restricted_merge"
         fn = E.union if name == "ewise_add" else E.intersect
         keys, vals = fn(csr_keys(ca), ca.full_values(), csr_keys(cb), cb.full_values(), bop,
                         out, a.ncols)

@@ -39,14 +39,32 @@ def mask_pattern(mask: Mask) -> Any:
     return csr_from_keys(csr.nrows, csr.ncols, keys[keep], vals[keep], csr.dtype)
 
 
-def _dot_is_cheaper(A: Any, B: Any, M: Any) -> bool:  # noqa: N803
-    """Estimated work of the dot products at M's entries against the masked saxpy's."""
+def column_counts(B: Any) -> Any:  # noqa: N803
+    """Entries per column of the matrix (or view) B, cached on the matrix until it
+    changes: a view X.T's columns are X's rows."""
+    owner = getattr(B, "_matrix", None)
+    if owner is not None:
+        def rows() -> Any:
+            indptr = owner._csr().indptr
+            return indptr[1:] - indptr[:-1]
+
+        return owner._prop("row_counts", rows)
+
+    def columns() -> Any:
+        csr = B._csr()
+        return csr.xp.bincount(csr.indices, minlength=B.ncols)
+
+    return B._prop("column_counts", columns)
+
+
+def _dot_is_cheaper(A: Any, B: Any, M: Any, len_bt: Any) -> bool:  # noqa: N803
+    """Estimated work of the dot products at M's entries against the masked saxpy's
+    (``len_bt``: B's column counts, the rows of Bᵀ)."""
     if M.nnz == 0 or A.nnz == 0:
         return True
     xp = A.xp
     len_a = A.indptr[1:] - A.indptr[:-1]
     len_b = B.indptr[1:] - B.indptr[:-1]
-    len_bt = xp.bincount(B.indices, minlength=B.ncols)  # rows of Bᵀ, with no transpose
     la, lb = len_a[M.row_ids()], len_bt[M.indices]
     lo, hi = xp.minimum(la, lb), xp.maximum(la, lb)
     # the dot kernels merge two sorted rows, or gallop through the longer when it is > 32x
@@ -79,8 +97,8 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:  # noqa: N803
         strategy = "gustavson"
         if mask is not None and not mask.complement:
             forced = desc.direction if desc is not None else "auto"
-            if forced == "pull" or (forced == "auto" and _dot_is_cheaper(a_csr, b_csr,
-                                                                           pattern)):
+            if forced == "pull" or (forced == "auto" and _dot_is_cheaper(
+                    a_csr, b_csr, pattern, column_counts(B))):
                 strategy = "dot"
         key = {"device": device_kind(dev), "traits": semiring_traits(k),
                "mask": mask.kind if mask is not None else "none", "direction": strategy}

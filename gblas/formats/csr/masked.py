@@ -26,18 +26,8 @@ def _idx(a: np.ndarray) -> np.ndarray:
 @numba.njit(cache=True, nogil=True)
 def _find(idx, lo, hi, j):  # noqa: ANN001, ANN202
     """Position of j in the sorted idx[lo:hi], galloping from lo; -1 when absent."""
-    step = 1
-    while lo + step < hi and idx[lo + step] < j:
-        lo += step
-        step *= 2
-    top = min(hi, lo + step + 1)
-    while lo < top:
-        mid = (lo + top) >> 1
-        if idx[mid] < j:
-            lo = mid + 1
-        else:
-            top = mid
-    return lo if lo < hi and idx[lo] == j else -1
+    p = _lower(idx, lo, hi, j)
+    return p if p < hi and idx[p] == j else -1
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
@@ -72,34 +62,63 @@ def restrict(A: CSR, P: CSR) -> CSR:  # noqa: N803
 def _merge_row(i, c_ptr, c_idx, c_vals, c_iso, t_ptr, t_idx, t_vals, t_iso, m_ptr, m_idx,  # noqa: ANN001, ANN202
                m_true, structure, trust_t, out_idx, out_vals, base, fill):
     """Row i of C⟨M⟩ = T; with ``fill`` writes its columns and values from ``base``;
-    returns the row's entry count."""
+    returns the row's entry count. Only the columns of M's and T's rows (the events) can
+    change anything: C's entries between two events are kept as a run, found by a gallop
+    and copied (counted) whole, so a row costs O(events · log) plus the copy."""
     pc, ec = c_ptr[i], c_ptr[i + 1]
     pt, et = t_ptr[i], t_ptr[i + 1]
     pm, em = m_ptr[i], m_ptr[i + 1]
     n = 0
     big = np.int64(1) << 62
-    while pc < ec or pt < et:
-        jc = c_idx[pc] if pc < ec else big
+    while pm < em or pt < et:
+        jm = m_idx[pm] if pm < em else big
         jt = t_idx[pt] if pt < et else big
-        j = min(jc, jt)
-        while pm < em and m_idx[pm] < j:
-            pm += 1
-        allowed = pm < em and m_idx[pm] == j and (structure or m_true[pm])
+        j = min(jm, jt)
+        allowed = jm == j and (structure or m_true[pm])
+        p = _lower(c_idx, pc, ec, j)  # C's run [pc, p) lies between events: kept
+        if fill:
+            for q in range(pc, p):
+                out_idx[base + n + q - pc] = c_idx[q]
+                out_vals[base + n + q - pc] = c_vals[0] if c_iso else c_vals[q]
+        n += p - pc
+        here = p < ec and c_idx[p] == j
         if jt == j and (allowed or trust_t):
             if fill:
                 out_idx[base + n] = j
                 out_vals[base + n] = t_vals[0] if t_iso else t_vals[pt]
             n += 1
-        elif jc == j and not allowed:
+        elif here and not allowed:
             if fill:
                 out_idx[base + n] = j
-                out_vals[base + n] = c_vals[0] if c_iso else c_vals[pc]
+                out_vals[base + n] = c_vals[0] if c_iso else c_vals[p]
             n += 1
-        if jc == j:
-            pc += 1
+        pc = p + 1 if here else p
+        if jm == j:
+            pm += 1
         if jt == j:
             pt += 1
-    return n
+    if fill:
+        for q in range(pc, ec):
+            out_idx[base + n + q - pc] = c_idx[q]
+            out_vals[base + n + q - pc] = c_vals[0] if c_iso else c_vals[q]
+    return n + ec - pc
+
+
+@numba.njit(cache=True, nogil=True)
+def _lower(idx, lo, hi, j):  # noqa: ANN001, ANN202
+    """First position in the sorted idx[lo:hi] whose value is >= j, galloping from lo."""
+    step = 1
+    while lo + step < hi and idx[lo + step] < j:
+        lo += step
+        step *= 2
+    top = min(hi, lo + step + 1)
+    while lo < top:
+        mid = (lo + top) >> 1
+        if idx[mid] < j:
+            lo = mid + 1
+        else:
+            top = mid
+    return lo
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
