@@ -77,9 +77,7 @@ def _merge_row(i, c_ptr, c_idx, c_vals, c_iso, t_ptr, t_idx, t_vals, t_iso, m_pt
         allowed = jm == j and (structure or m_true[pm])
         p = _lower(c_idx, pc, ec, j)  # C's run [pc, p) lies between events: kept
         if fill:
-            for q in range(pc, p):
-                out_idx[base + n + q - pc] = c_idx[q]
-                out_vals[base + n + q - pc] = c_vals[0] if c_iso else c_vals[q]
+            _copy_run(c_idx, c_vals, c_iso, pc, p, out_idx, out_vals, base + n)
         n += p - pc
         here = p < ec and c_idx[p] == j
         if jt == j and (allowed or trust_t):
@@ -98,10 +96,21 @@ def _merge_row(i, c_ptr, c_idx, c_vals, c_iso, t_ptr, t_idx, t_vals, t_iso, m_pt
         if jt == j:
             pt += 1
     if fill:
-        for q in range(pc, ec):
-            out_idx[base + n + q - pc] = c_idx[q]
-            out_vals[base + n + q - pc] = c_vals[0] if c_iso else c_vals[q]
+        _copy_run(c_idx, c_vals, c_iso, pc, ec, out_idx, out_vals, base + n)
     return n + ec - pc
+
+
+@numba.njit(cache=True, nogil=True)
+def _copy_run(c_idx, c_vals, c_iso, lo, hi, out_idx, out_vals, at):  # noqa: ANN001, ANN202
+    """C's entries [lo, hi) to the output from ``at`` (slice copies: memcpy speed)."""
+    k = hi - lo
+    if k <= 0:
+        return
+    out_idx[at:at + k] = c_idx[lo:hi]
+    if c_iso:
+        out_vals[at:at + k] = c_vals[0]
+    else:
+        out_vals[at:at + k] = c_vals[lo:hi]
 
 
 @numba.njit(cache=True, nogil=True)
