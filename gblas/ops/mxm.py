@@ -21,6 +21,7 @@ from ..core.expr import Expression, Result
 from ..core.mask import Mask
 from ..exceptions import DimensionMismatch, NotImplementedForFormat
 from ..formats.csr.convert import csr_from_keys, csr_keys
+from ..formats.csr.masked import masked_product_work
 from ..semirings.model import resolve_semiring
 from .dispatch import MxmCall, find_kernel, semiring_traits
 from .plan import record
@@ -62,7 +63,11 @@ def _dot_is_cheaper(A: Any, B: Any, M: Any, len_bt: Any) -> bool:  # noqa: N803
     (``len_bt``: B's column counts, the rows of Bᵀ)."""
     if M.nnz == 0 or A.nnz == 0:
         return True
+    weight = float(_config.get("mxm_saxpy_weight"))
     xp = A.xp
+    if xp is np:
+        dot_work, saxpy_work = masked_product_work(A, B, M, len_bt)
+        return bool(dot_work <= weight * saxpy_work)
     len_a = A.indptr[1:] - A.indptr[:-1]
     len_b = B.indptr[1:] - B.indptr[:-1]
     la, lb = len_a[M.row_ids()], len_bt[M.indices]
@@ -71,7 +76,6 @@ def _dot_is_cheaper(A: Any, B: Any, M: Any, len_bt: Any) -> bool:  # noqa: N803
     dot = xp.where(hi > 32 * lo, lo * (xp.log2(hi + 1.0) + 1.0), (lo + hi).astype(np.float64))
     in_mask_rows = (M.indptr[1:] - M.indptr[:-1]) > 0
     saxpy = (len_b[A.indices] * in_mask_rows[A.row_ids()]).sum() + M.nnz
-    weight = float(_config.get("mxm_saxpy_weight"))
     return bool(dot.sum() <= weight * saxpy)
 
 

@@ -210,8 +210,10 @@ def writeback_matrix(C: CSR, T: CSR, mask: Mask | None, accum: BinaryOp | None,
     out = C.dtype
     if accum is None and (mask is None or (mask_applied and replace)):
         return T.astype(out)
+    if accum is None and not mask.complement and C.nnz == 0 and mask_applied:
+        return T.astype(out)  # nothing of C to keep: T, already inside the mask
     if accum is None and not replace and not mask.complement and C.xp is np:
-        # C⟨M⟩ = T: one streaming merge per row, no global keys (a small T into a big C)
+        # C⟨M⟩ = T: one merge per row, no global keys (a small T into a big C)
         return merge_under_mask(C, T, mask.parent._csr(), mask.structure, mask_applied)
     ck, cv = csr_keys(C), C.full_values()
     tk, tv = csr_keys(T), T.full_values()

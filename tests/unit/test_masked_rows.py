@@ -12,7 +12,7 @@ import gblas as gb
 from gblas import Descriptor, Matrix, binary
 from gblas.dtypes import BOOL, FP64, INT64
 from gblas.formats.csr.container import CSR
-from gblas.formats.csr.masked import merge_under_mask, restrict
+from gblas.formats.csr.masked import masked_product_work, merge_under_mask, restrict
 
 
 def csr_of(pres: np.ndarray, vals: np.ndarray | None, dt, iso=None) -> CSR:
@@ -112,3 +112,23 @@ def test_value_mask_with_explicit_zeros(structure):
     got = dict(zip(zip(*C.to_coo()[:2], strict=True), C.to_coo()[2], strict=True))
     want = {(0, 0): 1, (0, 1): 2 if structure else 8, (1, 0): 9, (1, 1): 3}
     assert {(int(i), int(j)): int(v) for (i, j), v in got.items()} == want
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(0, 12), k=st.integers(0, 90),
+       n=st.integers(0, 12))
+def test_masked_product_work_matches_its_definition(seed, m, k, n):
+    """dot: Σ over M's entries of a merge (la + lb) or a gallop (lo·(log2(hi+1)+1) when
+    hi > 32·lo); saxpy: Σ over A's entries in M's non-empty rows of |B(k,:)|, + nnz(M)."""
+    rng = np.random.default_rng(seed)
+    ap, bp, mp = (rng.random(s) < rng.random() for s in ((m, k), (k, n), (m, n)))
+    A, B, M = (csr_of(p, None, BOOL, True) for p in (ap, bp, mp))  # noqa: N806
+    len_bt = bp.sum(axis=0)
+    dot = 0.0
+    for i, j in zip(*np.nonzero(mp), strict=True):
+        la, lb = ap[i].sum(), len_bt[j]
+        lo, hi = min(la, lb), max(la, lb)
+        dot += lo * (np.log2(hi + 1.0) + 1.0) if hi > 32 * lo else lo + hi
+    saxpy = sum(bp[kk].sum() for i in range(m) if mp[i].any() for kk in np.flatnonzero(ap[i]))
+    got = masked_product_work(A, B, M, len_bt)
+    assert got[0] == pytest.approx(dot) and got[1] == saxpy + mp.sum()

@@ -180,4 +180,32 @@ def merge_under_mask(C: CSR, T: CSR, M: CSR, structure: bool,  # noqa: N803
     return CSR(C.nrows, C.ncols, o_ptr, out_idx, vals, C.dtype)
 
 
-__all__ = ["merge_under_mask", "restrict"]
+# ------------------------------------------------------------------ work estimates
+@numba.njit(cache=True, nogil=True)
+def _masked_product_work(a_ptr, a_idx, b_ptr, len_bt, m_ptr, m_idx):  # noqa: ANN001, ANN202
+    dot = 0.0
+    saxpy = 0.0
+    for i in range(m_ptr.shape[0] - 1):
+        if m_ptr[i] == m_ptr[i + 1]:
+            continue
+        la = a_ptr[i + 1] - a_ptr[i]
+        for q in range(m_ptr[i], m_ptr[i + 1]):
+            lb = len_bt[m_idx[q]]
+            lo, hi = min(la, lb), max(la, lb)
+            # a merge of two sorted rows, or a gallop through the longer when > 32x
+            dot += lo * (np.log2(hi + 1.0) + 1.0) if hi > 32 * lo else lo + hi
+        for pa in range(a_ptr[i], a_ptr[i + 1]):
+            k = a_idx[pa]
+            saxpy += b_ptr[k + 1] - b_ptr[k]
+    return dot, saxpy + (m_ptr[-1] - m_ptr[0])
+
+
+def masked_product_work(A: CSR, B: CSR, M: CSR, len_bt: np.ndarray) -> tuple[float, float]:  # noqa: N803
+    """Estimated work of C⟨M⟩ = A·B as dot products at M's entries (A's row against
+    B's column, whose lengths are ``len_bt``) and as a masked saxpy (A's entries in M's
+    rows times B's rows), in one pass (CPU)."""
+    return _masked_product_work(_idx(A.indptr), _idx(A.indices), _idx(B.indptr),
+                                _idx(len_bt), _idx(M.indptr), _idx(M.indices))
+
+
+__all__ = ["masked_product_work", "merge_under_mask", "restrict"]
