@@ -160,13 +160,18 @@ class MxvCall:
 
 @dataclass
 class MxmCall:
-    """Everything an mxm kernel gets: CSR of A and of B, CSR of Bᵀ on demand (cached on the
-    matrix: dot-product kernels read rows of Bᵀ), and the mask as the CSR pattern of its
-    true entries (complement not applied) or None."""
+    """Everything an mxm kernel gets: CSR of A, CSR of B and of Bᵀ on demand (each cached
+    on the matrix: dot-product kernels read rows of Bᵀ only, saxpy kernels rows of B, and
+    B = X.T costs a transpose of X the dot kernels never need), and the mask as the CSR
+    pattern of its true entries (complement not applied) or None."""
 
     a: Any
-    b: Any
+    b_of: Callable[[], Any]
     b_t: Callable[[], Any]
     ks: KernelSemiring
     mask: Any  # CSR pattern or None
     mask_comp: bool = False
+
+    @property
+    def b(self) -> Any:
+        return self.b_of()

@@ -40,36 +40,39 @@ def mask_pattern(mask: Mask) -> Any:
     return csr_from_keys(csr.nrows, csr.ncols, keys[keep], vals[keep], csr.dtype)
 
 
-def column_counts(B: Any) -> Any:  # noqa: N803
-    """Entries per column of the matrix (or view) B, cached on the matrix until it
-    changes: a view X.T's columns are X's rows."""
+def _row_counts(X: Any) -> Any:  # noqa: N803
+    indptr = X._csr().indptr
+    return indptr[1:] - indptr[:-1]
+
+
+def _col_counts(X: Any) -> Any:  # noqa: N803
+    csr = X._csr()
+    return csr.xp.bincount(csr.indices, minlength=X.ncols)
+
+
+def line_counts(B: Any, columns: bool) -> Any:  # noqa: N803
+    """Entries per row (or per column) of the matrix or view B, from its own CSR or, for a
+    view X.T, from X's (no transpose built); cached on the matrix until it changes."""
     owner = getattr(B, "_matrix", None)
     if owner is not None:
-        def rows() -> Any:
-            indptr = owner._csr().indptr
-            return indptr[1:] - indptr[:-1]
-
-        return owner._prop("row_counts", rows)
-
-    def columns() -> Any:
-        csr = B._csr()
-        return csr.xp.bincount(csr.indices, minlength=B.ncols)
-
-    return B._prop("column_counts", columns)
+        columns = not columns
+        B = owner  # noqa: N806
+    if columns:
+        return B._prop("column_counts", lambda: _col_counts(B))
+    return B._prop("row_counts", lambda: _row_counts(B))
 
 
-def _dot_is_cheaper(A: Any, B: Any, M: Any, len_bt: Any) -> bool:  # noqa: N803
+def _dot_is_cheaper(A: Any, M: Any, len_b: Any, len_bt: Any) -> bool:  # noqa: N803
     """Estimated work of the dot products at M's entries against the masked saxpy's
-    (``len_bt``: B's column counts, the rows of Bᵀ)."""
+    (``len_b``, ``len_bt``: the row lengths of B and of Bᵀ)."""
     if M.nnz == 0 or A.nnz == 0:
         return True
     weight = float(_config.get("mxm_saxpy_weight"))
     xp = A.xp
     if xp is np:
-        dot_work, saxpy_work = masked_product_work(A, B, M, len_bt)
+        dot_work, saxpy_work = masked_product_work(A, M, len_b, len_bt)
         return bool(dot_work <= weight * saxpy_work)
     len_a = A.indptr[1:] - A.indptr[:-1]
-    len_b = B.indptr[1:] - B.indptr[:-1]
     la, lb = len_a[M.row_ids()], len_bt[M.indices]
     lo, hi = xp.minimum(la, lb), xp.maximum(la, lb)
     # the dot kernels merge two sorted rows, or gallop through the longer when it is > 32x
@@ -97,19 +100,19 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:  # noqa: N803
         # a descriptor's transposes were applied to the operands (Expression.for_descriptor)
         k = ks if desc is None or desc.early_exit else replace(ks, has_terminal=False)
         pattern = None if mask is None else mask_pattern(mask)
-        a_csr, b_csr = A._csr(), B._csr()
+        a_csr = A._csr()
         strategy = "gustavson"
         if mask is not None and not mask.complement:
             forced = desc.direction if desc is not None else "auto"
             if forced == "pull" or (forced == "auto" and _dot_is_cheaper(
-                    a_csr, b_csr, pattern, column_counts(B))):
+                    a_csr, pattern, line_counts(B, False), line_counts(B, True))):
                 strategy = "dot"
         key = {"device": device_kind(dev), "traits": semiring_traits(k),
                "mask": mask.kind if mask is not None else "none", "direction": strategy}
         reg = find_kernel("mxm", format="csr", **key)
         if reg is None:
             raise NotImplementedForFormat(f"no mxm kernel for {key}")
-        call = MxmCall(a_csr, b_csr, B._csr_T, k, pattern,
+        call = MxmCall(a_csr, B._csr, B._csr_T, k, pattern,
                        bool(mask is not None and mask.complement))
         T = reg.func(call)  # noqa: N806
         record(desc, "mxm", reg.name, strategy, "csr")

@@ -181,11 +181,11 @@ def merge_under_mask(C: CSR, T: CSR, M: CSR, structure: bool,  # noqa: N803
 
 
 # ------------------------------------------------------------------ work estimates
-@numba.njit(cache=True, nogil=True)
-def _masked_product_work(a_ptr, a_idx, b_ptr, len_bt, m_ptr, m_idx):  # noqa: ANN001, ANN202
+@numba.njit(cache=True, parallel=True, nogil=True)
+def _masked_product_work(a_ptr, a_idx, len_b, len_bt, m_ptr, m_idx):  # noqa: ANN001, ANN202
     dot = 0.0
     saxpy = 0.0
-    for i in range(m_ptr.shape[0] - 1):
+    for i in prange(m_ptr.shape[0] - 1):
         if m_ptr[i] == m_ptr[i + 1]:
             continue
         la = a_ptr[i + 1] - a_ptr[i]
@@ -195,17 +195,17 @@ def _masked_product_work(a_ptr, a_idx, b_ptr, len_bt, m_ptr, m_idx):  # noqa: AN
             # a merge of two sorted rows, or a gallop through the longer when > 32x
             dot += lo * (np.log2(hi + 1.0) + 1.0) if hi > 32 * lo else lo + hi
         for pa in range(a_ptr[i], a_ptr[i + 1]):
-            k = a_idx[pa]
-            saxpy += b_ptr[k + 1] - b_ptr[k]
+            saxpy += len_b[a_idx[pa]]
     return dot, saxpy + (m_ptr[-1] - m_ptr[0])
 
 
-def masked_product_work(A: CSR, B: CSR, M: CSR, len_bt: np.ndarray) -> tuple[float, float]:  # noqa: N803
+def masked_product_work(A: CSR, M: CSR, len_b: np.ndarray,  # noqa: N803
+                        len_bt: np.ndarray) -> tuple[float, float]:
     """Estimated work of C⟨M⟩ = A·B as dot products at M's entries (A's row against
-    B's column, whose lengths are ``len_bt``) and as a masked saxpy (A's entries in M's
-    rows times B's rows), in one pass (CPU)."""
-    return _masked_product_work(_idx(A.indptr), _idx(A.indices), _idx(B.indptr),
-                                _idx(len_bt), _idx(M.indptr), _idx(M.indices))
+    B's column; ``len_bt``: B's column lengths) and as a masked saxpy (A's entries in M's
+    rows times B's rows; ``len_b``: their lengths), in one parallel pass (CPU)."""
+    return _masked_product_work(_idx(A.indptr), _idx(A.indices), _idx(len_b), _idx(len_bt),
+                                _idx(M.indptr), _idx(M.indices))
 
 
 __all__ = ["masked_product_work", "merge_under_mask", "restrict"]
