@@ -438,12 +438,6 @@ def _sort_range(a, lo, hi):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True, nogil=True)
-def _marks(n):  # noqa: ANN001, ANN202
-    """A marker array of -1 (allocated outside the parfor so it is not turned into one)."""
-    return np.full(n, -1, dtype=np.int64)
-
-
-@numba.njit(cache=True, nogil=True)
 def _probe_mask(a_ptr, a_idx, b_ptr, m_ptr, i):  # noqa: ANN001, ANN202
     """Whether row i of a Gustavson product should search its mask row for each candidate
     column instead of scattering the whole row: the mask row is longer than 4x the row's
@@ -463,37 +457,66 @@ def _probe_mask(a_ptr, a_idx, b_ptr, m_ptr, i):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _in_mask(m_idx, m_ptr, mmark, probe, i, j):  # noqa: ANN001, ANN202
-    """Whether column j is in row i of the mask pattern (scattered in mmark, or searched)."""
+def _bit(bits, j):  # noqa: ANN001, ANN202
+    return (bits[j >> 6] >> np.uint64(j & 63)) & np.uint64(1)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _set_bit(bits, j):  # noqa: ANN001, ANN202
+    bits[j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _in_mask(m_idx, m_ptr, mbits, probe, i, j):  # noqa: ANN001, ANN202
+    """Whether column j is in row i of the mask pattern (its bits set, or searched)."""
     if not probe:
-        return mmark[j] == i
+        return _bit(mbits, j) != 0
     p = _lower_bound(m_idx, m_ptr[i], m_ptr[i + 1], j)
     return p < m_ptr[i + 1] and m_idx[p] == j
 
 
 @numba.njit(cache=True, nogil=True)
+def _mask_row_bits(m_ptr, m_idx, mbits, i, on):  # noqa: ANN001, ANN202
+    """Set (or clear, word by word) the bits of mask row i."""
+    for pm in range(m_ptr[i], m_ptr[i + 1]):
+        if on:
+            _set_bit(mbits, m_idx[pm])
+        else:
+            mbits[m_idx[pm] >> 6] = 0
+
+
+# The Gustavson passes mark a row's columns (and its mask row) in bitmaps of ncols/8 bytes
+# a worker, cleared after each row through the columns it set: they stay in L1/L2 where
+# int64 marker arrays (8 bytes a column) did not (BC at urand:16: 65 536 columns).
+@numba.njit(cache=True, nogil=True)
 def _gus_count_rows(t, nthr, a_ptr, a_idx, b_ptr, b_idx, ncols, m_ptr, m_idx, use_mask,  # noqa: ANN001, ANN202
                     mcomp, counts):
-    mark = _marks(ncols)
-    mmark = _marks(ncols if use_mask else 1)
+    nw = (ncols + 63) // 64
+    mark = _bitmap(nw)
+    mbits = _bitmap(nw if use_mask else 1)
+    touched = np.empty(ncols, dtype=np.int64)
     for i in range(t, a_ptr.shape[0] - 1, nthr):
         c = 0
         probe = use_mask and _probe_mask(a_ptr, a_idx, b_ptr, m_ptr, i)
         if use_mask and not probe:
-            for pm in range(m_ptr[i], m_ptr[i + 1]):
-                mmark[m_idx[pm]] = i
+            _mask_row_bits(m_ptr, m_idx, mbits, i, True)
         if not (use_mask and not mcomp and m_ptr[i] == m_ptr[i + 1]):
             for pa in range(a_ptr[i], a_ptr[i + 1]):
                 k = a_idx[pa]
                 for pb in range(b_ptr[k], b_ptr[k + 1]):
                     j = b_idx[pb]
-                    if mark[j] == i:
+                    if _bit(mark, j):
                         continue
-                    if use_mask and _in_mask(m_idx, m_ptr, mmark, probe, i, j) == mcomp:
+                    if use_mask and _in_mask(m_idx, m_ptr, mbits, probe, i, j) == mcomp:
                         continue
-                    mark[j] = i
+                    _set_bit(mark, j)
+                    touched[c] = j
                     c += 1
         counts[i] = c
+        for q in range(c):
+            mark[touched[q] >> 6] = 0
+        if use_mask and not probe:
+            _mask_row_bits(m_ptr, m_idx, mbits, i, False)
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
@@ -508,8 +531,9 @@ def _gus_count(a_ptr, a_idx, b_ptr, b_idx, ncols, m_ptr, m_idx, use_mask, mcomp,
 def _gus_fill_rows_impl(t, nthr, a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals, b_iso,  # noqa: ANN001, ANN202
                         ncols, m_ptr, m_idx, use_mask, mcomp, mop, aop, ident, term, has_term,
                         is_any, c_ptr, c_idx, c_vals):
-    mark = _marks(ncols)
-    mmark = _marks(ncols if use_mask else 1)
+    nw = (ncols + 63) // 64
+    mark = _bitmap(nw)
+    mbits = _bitmap(nw if use_mask else 1)
     acc = np.empty(ncols, dtype=c_vals.dtype)
     for i in range(t, a_ptr.shape[0] - 1, nthr):
         start = c_ptr[i]
@@ -518,12 +542,11 @@ def _gus_fill_rows_impl(t, nthr, a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals
             continue
         probe = use_mask and _probe_mask(a_ptr, a_idx, b_ptr, m_ptr, i)
         if use_mask and not probe:
-            for pm in range(m_ptr[i], m_ptr[i + 1]):
-                mmark[m_idx[pm]] = i
+            _mask_row_bits(m_ptr, m_idx, mbits, i, True)
         emit_mask_order = use_mask and not mcomp and not probe
         # a row reaching ncols/16 columns or more is emitted by one scan of the marks
-        # (O(ncols)) rather than sorted (O(r log r)): the 8-64 wide frontier rows of
-        # betweenness' forward sweep hold thousands to millions of columns
+        # (O(ncols / 64) words) rather than sorted (O(r log r)): the 8-64 wide frontier
+        # rows of betweenness' forward sweep hold thousands to millions of columns
         scan = not emit_mask_order and (end - start) * 16 >= ncols
         emit_now = not emit_mask_order and not scan
         nz = start
@@ -532,9 +555,9 @@ def _gus_fill_rows_impl(t, nthr, a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals
             a = avals[0] if a_iso else avals[pa]
             for pb in range(b_ptr[k], b_ptr[k + 1]):
                 j = b_idx[pb]
-                if use_mask and _in_mask(m_idx, m_ptr, mmark, probe, i, j) == mcomp:
+                if use_mask and _in_mask(m_idx, m_ptr, mbits, probe, i, j) == mcomp:
                     continue
-                seen = mark[j] == i
+                seen = _bit(mark, j) != 0
                 if seen and (is_any or (has_term and acc[j] == term)):
                     continue
                 v = _MUL(mop, a, bvals[0] if b_iso else bvals[pb], i, k, j, ident)
@@ -542,22 +565,29 @@ def _gus_fill_rows_impl(t, nthr, a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals
                     acc[j] = _ADD(aop, acc[j], v)
                 else:
                     acc[j] = v
-                    mark[j] = i
+                    _set_bit(mark, j)
                     if emit_now:
                         c_idx[nz] = j
                         nz += 1
         if emit_mask_order:  # the mask row is sorted: emit its reached columns in order
             for pm in range(m_ptr[i], m_ptr[i + 1]):
-                if mark[m_idx[pm]] == i:
+                if _bit(mark, m_idx[pm]):
                     c_idx[nz] = m_idx[pm]
                     nz += 1
         elif scan:
-            for j in range(ncols):
-                if mark[j] == i:
-                    c_idx[nz] = j
-                    nz += 1
+            for w in range(nw):
+                word = mark[w]
+                if word:
+                    for b in range(64):
+                        if (word >> np.uint64(b)) & np.uint64(1):
+                            c_idx[nz] = w * 64 + b
+                            nz += 1
         else:
             _sort_range(c_idx, start, end)
+        for q in range(start, end):  # every marked column was emitted: clear by them
+            mark[c_idx[q] >> 6] = 0
+        if use_mask and not probe:
+            _mask_row_bits(m_ptr, m_idx, mbits, i, False)
         for q in range(start, end):
             c_vals[q] = acc[c_idx[q]]
 
