@@ -78,15 +78,18 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
         # (no weighted copy of A), and the out-degrees are A's cached property
         W, outw, sr = A, A.out_degree(), semiring.plus_first  # noqa: N806
     # d / out-weight on the vertices that have one, 0 on the dangling ones: w = r .* scale
-    # is then full, and the product reads no presence bits (a 0 adds nothing)
-    scale = outw.apply(binary.truediv, left=damping).new()
+    # is then full, and the product reads no presence bits (a 0 adds nothing). Built as
+    # 0 plus-accumulated with d / out-weight, so that its fullness is known without
+    # counting (on a GPU the count stays on the device)
+    scale = Vector(FP64, n, device=dev)
+    scale << 0.0
+    scale(binary.plus) << outw.apply(binary.truediv, left=damping)
     teleport = (1.0 - damping) / n
     sink = None
     if outw.nvals < n:
         # a dangling vertex spreads d·r/n to every vertex: Σ r(sinks)·d/n is r ⋅ sink
         sink = Vector(FP64, n, device=dev)
         sink(~outw.S) << damping / n
-        scale(~outw.S) << 0.0
 
     rank << 1.0 / n
     prev = Vector(FP64, n, device=dev)

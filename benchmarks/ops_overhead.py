@@ -301,7 +301,7 @@ def _profile(d: dict[str, Any], device: str, names: list[str]) -> None:
             f()
         prof.disable()
         print(f"--- profile of {name} on {device} (200 calls)")
-        pstats.Stats(prof).sort_stats("tottime").print_stats(14)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(22)
 
 
 def main() -> None:

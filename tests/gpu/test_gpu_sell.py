@@ -24,6 +24,7 @@ from gblas import (
     binary,
     generators,
     semiring,
+    unary,
 )
 from gblas.algorithms import bfs_semiring
 from gblas.formats.sellcs import cpu as sell_cpu
@@ -50,6 +51,12 @@ def random_matrix(nrows: int, ncols: int, nnz: int, seed: int) -> Matrix:
     c = np.concatenate([rng.integers(0, ncols, nnz), np.arange(ncols)])
     v = rng.integers(-3, 6, r.shape[0]).astype(np.int64)
     return Matrix.from_coo(r, c, v, INT64, nrows=nrows, ncols=ncols, dup_op=binary.plus)
+
+
+def served(A: Matrix, fmt: str) -> Matrix:  # noqa: N803
+    """The matrix a format's kernels serve: SlimSell keeps no values, so its kernels run on
+    unit-valued graphs (a valued SlimSell matrix runs on its CSR)."""
+    return A.apply(unary.one).new() if fmt == "slimsell" else A
 
 
 def mask_of(kind: str | None, n: int, seed: int, device: str) -> Any:
@@ -114,11 +121,27 @@ def _mxv(A: Matrix, x: Vector, sr: Any, mask: Any, replace: bool, out0: Vector,
     return out
 
 
+def _check_valued_slimsell_runs_csr(A: Matrix, sr: Any) -> None:  # noqa: N803
+    """A SlimSell matrix with values other than 1 gives CSR's result: a semiring that reads
+    the matrix's values runs the CSR kernel, one that reads only the pattern SlimSell's."""
+    x = Vector.from_dense(np.arange(A.ncols, dtype=np.int64) % 4 - 1)
+    want = A.mxv(x, sr).new()
+    B = A.to(GPU)
+    B.to_format("slimsell")
+    d = Descriptor()
+    got = B.mxv(x.to(GPU), sr).new(desc=d)
+    assert d.last_kernel.startswith("cuda_csr_" if sr.uses_left else "cuda_slimsell_")
+    same_vector(want, got)
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("name", SEMIRINGS)
 def test_mxv_matches_cpu(fmt: str, name: str) -> None:
     sr = getattr(semiring, name)
     A = random_matrix(N, 50, 300, seed=7)
+    if fmt == "slimsell":  # SlimSell serves unit-valued graphs (a valued one runs on CSR)
+        _check_valued_slimsell_runs_csr(A, sr)
+    A = served(A, fmt)  # noqa: N806
     rng = np.random.default_rng(3)
     xi = np.flatnonzero(rng.random(50) < 0.5)
     x = Vector.from_coo(xi, rng.integers(-2, 5, xi.shape[0]).astype(np.int64), INT64, size=50)
@@ -143,7 +166,7 @@ def test_mxv_matches_cpu(fmt: str, name: str) -> None:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_kernel_names(fmt: str) -> None:
-    Ag = random_matrix(N, 50, 300, seed=2).to(GPU)
+    Ag = served(random_matrix(N, 50, 300, seed=2), fmt).to(GPU)
     Ag.to_format(fmt, C=32, sigma=N)
     x = Vector.from_dense(np.ones(50, dtype=np.int64), device=GPU)
     for sr, name in ((semiring.plus_times, "spmv"), (semiring.any_pair, "structural")):
@@ -160,7 +183,7 @@ def test_slimchunk_and_slimwork(fmt: str, name: str) -> None:
     """SlimChunk (partials per piece, folded per chunk) and SlimWork on/off: the CPU's
     results on the device, including a row wider than many pieces."""
     sr = getattr(semiring, name)
-    A = random_matrix(N, 120, 400, seed=11)
+    A = served(random_matrix(N, 120, 400, seed=11), fmt)
     x = Vector.from_dense(np.arange(120, dtype=np.int64) % 7 - 2)
     xg = x.to(GPU)
     for params in ({"C": 8, "sigma": N, "slimchunk": 2}, {"C": 32, "sigma": 32, "slimchunk": 5},
@@ -185,7 +208,7 @@ def test_slimwork_off_reads_every_row(fmt: str, params: dict[str, Any]) -> None:
     reads only the rows the mask allows and (C = 32: warp = piece) leaves exactly the
     pieces the CPU skips after the mask loads; SlimWork off reads every row of every
     chunk (no warp idle) and applies the mask on write; all results equal."""
-    A = random_matrix(N, 50, 300, seed=21)
+    A = served(random_matrix(N, 50, 300, seed=21), fmt)
     x = Vector.from_dense(np.arange(50, dtype=np.int64) % 5)
     B, Bg = A.dup(), A.to(GPU)
     B.to_format(fmt, **params)

@@ -24,7 +24,7 @@ from ...backend.registry import MxvCall, register_kernel
 from ...semirings import codegen_numba as cg
 from ...semirings.codegen_cuda import c_type
 from ...semirings.model import KernelSemiring
-from ..vector import VecData
+from ..vector import FULL, VecData
 from .container import CSR
 
 _SOURCE = Path(__file__).with_name("mxv.cu")
@@ -131,8 +131,10 @@ def mxv_pull(call: MxvCall) -> VecData:
         # hub rows (longer than LONG_ROW) go to mxv_pull_long, a block per row; the
         # planner passes the longest row (read once per matrix and cached there)
         long = int(call.extra.get("max_row", 1 << 62)) > LONG_ROW
+        # a full x: the kernels skip the presence byte (one dependent gather less a read)
+        x_full = np.int32(call.x.kind == FULL)
         args = (csr.indptr, csr.indices, mvals, np.int32(m_iso), cp.ascontiguousarray(xb),
-                xvals, np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp),
+                x_full, xvals, np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp),
                 np.int64(n), params, np.int32(bool(ks.has_terminal)),
                 np.int32(_first_wins(ks)), np.int64(LONG_ROW if long else 1 << 62),
                 pres, vals, count)
