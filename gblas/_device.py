@@ -81,11 +81,16 @@ def get_array_module(device: str) -> ModuleType:
 
 
 def device_index(device: str) -> int:
+    """The GPU ordinal of ``device`` (``"cuda"`` is ``"cuda:0"``); -1 for the CPU."""
+    if not device.startswith("cuda:"):
+        device = normalize_device(device)
     return int(device.split(":")[1]) if device.startswith("cuda:") else -1
 
 
 def synchronize(device: str) -> None:
-    """Wait for the work queued on ``device`` (a no-op on the CPU); for host-side timing."""
+    """Wait for the work queued on ``device`` (a no-op on the CPU); for host-side timing.
+    Takes any name :func:`normalize_device` does (``"cuda"``, ``"cuda:1"``, ``"gpu"``)."""
+    device = normalize_device(device)
     if device != "cpu":
         cp = get_array_module(device)
         with cp.cuda.Device(device_index(device)):

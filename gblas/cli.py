@@ -179,11 +179,22 @@ def cmd_info(args: argparse.Namespace) -> dict[str, Any]:
             finite = np.isfinite(d)
             diameter = max(diameter, int(d[finite].max()))
             start = int(np.flatnonzero(finite)[np.argmax(d[finite])])
-    return {"n": A.nrows, "m": A.nvals, "directed": not sym, "dtype": str(A.dtype),
-            "degree_min": int(deg.min()) if deg.size else 0,
-            "degree_max": int(deg.max()) if deg.size else 0,
-            "degree_mean": float(deg.mean()) if deg.size else 0.0,
-            "components": int(ncomp), "diameter_estimate": diameter}
+    out = {"n": A.nrows, "m": A.nvals, "directed": not sym, "dtype": str(A.dtype),
+           "degree_min": int(deg.min()) if deg.size else 0,
+           "degree_max": int(deg.max()) if deg.size else 0,
+           "degree_mean": float(deg.mean()) if deg.size else 0.0,
+           "components": int(ncomp), "diameter_estimate": diameter}
+    if args.format:
+        params = {} if args.reorder is None else {"reorder": args.reorder}
+        try:
+            info = A.format_info(args.format, **params)
+        except Exception as e:  # noqa: BLE001 - a bad format or parameter: a usage error
+            raise UsageError(f"--format {args.format}: {e}") from None
+        out.update({f"{args.format}.{k}": v for k, v in info.items()
+                    if k not in ("format", "device")})
+    elif args.reorder is not None:
+        raise UsageError("--reorder needs --format bvss")
+    return out
 
 
 def cmd_convert(args: argparse.Namespace) -> dict[str, Any]:
@@ -273,6 +284,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     i = sub.add_parser("info", parents=[common], help="graph statistics")
     i.add_argument("graph")
+    i.add_argument("--format", default=None, help="also the storage statistics of this "
+                   "format (csr, coo, sellcs, slimsell, bvss, ...): A.format_info()")
+    i.add_argument("--reorder", default=None,
+                   choices=["none", "rcm", "degree", "jaccard", "auto"],
+                   help="vertex reordering of the bvss format")
 
     c = sub.add_parser("convert", parents=[common], help="convert between graph files")
     c.add_argument("input")

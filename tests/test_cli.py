@@ -94,6 +94,9 @@ ERRORS = {
     "bad-file-content": ["info", "{w}/bad.mtx"],
     "bad-output-extension": ["convert", "grid:3x3", "{w}/out.unknownext"],
     "zero-sources": ["bfs", "grid:4x4", "--sources", "0"],
+    "info-bad-format": ["info", "grid:4x4", "--format", "bogus"],
+    "info-bad-format-parameter": ["info", "grid:4x4", "--format", "csr", "--reorder", "rcm"],
+    "info-reorder-without-format": ["info", "grid:4x4", "--reorder", "rcm"],
 }
 ALGOS = ("cc", "pagerank", "tc", "sssp", "bc")
 
@@ -121,6 +124,9 @@ JOBS: list[tuple[str, str, list[list[str]]]] = [
     ("test_info_grid", "info-json", [["info", "grid:4x4", "--json"]]),
     ("test_info_grid", "info-text", [["info", "grid:4x4"]]),
     ("test_info_disconnected", "info-two", [["info", "{w}/two.el", "--json"]]),
+    ("test_info_format", "info-sellcs", [["info", "grid:4x4", "--format", "sellcs", "--json"]]),
+    ("test_info_format", "info-bvss",
+     [["info", "grid:4x4", "--format", "bvss", "--reorder", "rcm"]]),
     ("test_convert_round_trip", "info-road", [["info", "road:60", "--json"]]),
     ("test_convert_round_trip", "convert-chain",
      [["convert", "road:60", "{w}/g.mtx", "--json"],
@@ -318,6 +324,18 @@ def test_info_grid(cli):
     text = parse_text(cli.one("info-text"))
     assert text["n"] == "16" and text["m"] == "48"
     assert text["components"] == "1" and text["diameter_estimate"] == "6"
+
+
+def test_info_format(cli):
+    """``--format F`` adds the format's statistics (A.format_info) as ``F.key``."""
+    res = parse_json(cli.one("info-sellcs"))
+    want = generators.grid2d(4, 4).format_info("sellcs")
+    assert res["n"] == 16
+    for k in ("C", "sigma", "chunks", "cells", "padding", "nnz", "nbytes", "bytes_per_edge"):
+        assert res[f"sellcs.{k}"] == want[k], k
+    text = parse_text(cli.one("info-bvss"))
+    assert text["bvss.reorder"] == "rcm" and text["bvss.nnz"] == "48"
+    assert 0 < float(text["bvss.compression_ratio"]) <= 1
 
 
 def test_info_disconnected(cli, workdir):

@@ -210,6 +210,8 @@ class Matrix(MatrixLike):
         from ..formats import build_format, format_key  # noqa: PLC0415
 
         if name == "csr":
+            if params:
+                raise InvalidValue(f"the csr format takes no parameters, got {sorted(params)}")
             return self._csr_T() if transposed else self._csr()
         key = format_key(name, transposed, params)
         if key not in self._reps:
@@ -282,6 +284,20 @@ class Matrix(MatrixLike):
         self._primary = format_key(name, False, params)
         self._primary_params = dict(params)
         return self
+
+    def format_info(self, name: str | None = None, **params: Any) -> dict[str, Any]:
+        """Statistics of representation ``name`` (default: the primary format with the
+        parameters given to :meth:`to_format`), built and cached if it is not yet: ``format``,
+        ``nnz``, ``nbytes``, ``bytes_per_edge`` for every format, and the format's own keys
+        (Sell-C-σ/SlimSell: ``C``, ``sigma``, ``chunks``, ``cells``, ``padding``...; BVSS:
+        ``slices``, ``compression_ratio``, ``reorder``...; docs/api.md lists them). The
+        primary format does not change. ``A.format_info("bvss", reorder="rcm")``."""
+        if name is None:
+            name = self._primary.split("(")[0]
+            params = {**self._primary_params, **params}
+        info = dict(self._rep(name, **params).stats())
+        info["device"] = self.device
+        return info
 
     @property
     def is_iso(self) -> bool:

@@ -481,6 +481,26 @@ class TestInvalidValue:
             Vector(int, 3, device="tpu")
         assert "tpu" in str(ei.value) and "cpu" in str(ei.value)
 
+    def test_device_names_alike(self):
+        """Every device function takes "cuda" as "cuda:0" (and "CPU" as "cpu")."""
+        from gblas import _device
+
+        assert _device.device_index("cpu") == -1 and _device.device_index("CPU") == -1
+        _device.synchronize("cpu")
+        _device.synchronize(" Cpu ")
+        if gb.cuda_available():
+            assert _device.device_index("cuda") == _device.device_index("cuda:0") == 0
+            _device.synchronize("cuda")
+            _device.synchronize("gpu")
+        else:  # no GPU here: a clear error, the same for every spelling
+            for name in ("cuda", "cuda:0", "gpu"):
+                with pytest.raises(InvalidValue, match="no CUDA GPU"):
+                    _device.synchronize(name)
+            with pytest.raises(InvalidValue, match="no CUDA GPU"):
+                _device.device_index("cuda")  # "cuda:N" is only parsed
+        with pytest.raises(InvalidValue, match="unknown device 'tpu'"):
+            _device.synchronize("tpu")
+
     def test_apply_binary_needs_one_scalar(self):
         v = vec(3)
         with pytest.raises(InvalidValue) as ei:

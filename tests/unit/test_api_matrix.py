@@ -10,7 +10,7 @@ import scipy.sparse as sp
 import gblas as gb
 from gblas import Descriptor, Matrix, Scalar, TransposedMatrix, Vector, binary, monoid, semiring
 from gblas.core.mask import Mask
-from gblas.exceptions import EmptyObject, InvalidValue, NoValue
+from gblas.exceptions import EmptyObject, InvalidValue, NotImplementedForFormat, NoValue
 
 DTYPE_NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                "uint64", "float32", "float64"]
@@ -545,6 +545,26 @@ class TestFormats:
             d = Descriptor(direction=direction)
             w = A.mxv(u).new(desc=d)
             np.testing.assert_array_equal(w.to_dense(fill_value=0), DENSE @ [1, 10, 100])
+
+    def test_format_info(self):
+        A = small()
+        info = A.format_info()
+        assert info["format"] == "csr" and info["nnz"] == A.nvals and info["device"] == "cpu"
+        assert info["nbytes"] > 0 and info["bytes_per_edge"] == info["nbytes"] / A.nvals
+        # another format: built and cached, the primary one unchanged
+        sell = A.format_info("sellcs", C=2, sigma=1)
+        assert sell["format"] == "sellcs" and (sell["C"], sell["sigma"]) == (2, 1)
+        assert sell["padding"] == sell["cells"] - sell["nnz"] >= 0
+        assert A.format == "csr" and "sellcs(C=2,sigma=1)" in A.formats
+        # the primary format's parameters are the default
+        A.to_format("slimsell", C=4)
+        assert A.format_info()["format"] == "slimsell" and A.format_info()["C"] == 4
+        bv = A.format_info("bvss", reorder="none")
+        assert bv["nnz"] == A.nvals and 0 < bv["compression_ratio"] <= 1
+        with pytest.raises(NotImplementedForFormat, match="unknown format 'nope'"):
+            A.format_info("nope")
+        with pytest.raises(InvalidValue):
+            A.format_info("sellcs", C=0)
 
     def test_transpose_cached(self):
         A = small()
