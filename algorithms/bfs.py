@@ -6,10 +6,16 @@ Owens, ICPP'18), Beamer's direction-optimising BFS (GAP). The pull step passes t
 vector itself as the operand (operand reuse): an unvisited vertex's visited in-neighbours
 all sit on the previous level, so pulling from ``visited`` equals pulling from the frontier
 and one bitmap serves as operand and mask.
+
+On a CPU matrix the search runs by default as one call into Numba code instead
+(``gblas.backend.bfs_fused``: Beamer's direction-optimising BFS as GAPBS writes it, with the
+same LAGraph rule, levels, parents and directions); the config key ``bfs_cpu = "ops"`` runs
+the level loop below, the GraphBLAS idiom and the reference the fused path is tested against.
 """
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from gblas import (
@@ -49,6 +55,52 @@ def out_degree(A: Matrix) -> Vector:  # noqa: N803
     return A.out_degree()
 
 
+def fused_cpu_applies(A: Matrix, parents: bool, *thresholds: Any) -> bool:  # noqa: N803
+    """Whether :func:`bfs` runs the fused CPU search on ``A`` (a CPU matrix): the config key
+    ``bfs_cpu`` is ``"fused"``, the thresholds are positive real numbers (anything else
+    takes the level loop, which fails or behaves on them as it always has), and ``A`` is not
+    a BVSS matrix searched for levels only (that search runs the BVSS pull kernel, the reason
+    to store A as BVSS; with parents the level loop would read CSR anyway)."""
+    if config.get("bfs_cpu") != "fused":
+        return False
+    for t in thresholds:
+        if isinstance(t, bool) or not isinstance(t, numbers.Real) or not t > 0:
+            return False
+    return parents or not A.format.startswith("bvss")
+
+
+def fused_cpu_bfs(A: Matrix, source: int, *, parents: bool, direction: str,  # noqa: N803
+                  alpha: float, beta1: float, beta2: float
+                  ) -> tuple[Vector, Vector | None, dict[str, Any]]:
+    """The whole search in one call into Numba code (``gblas.backend.bfs_fused``): the same
+    levels, parents (smallest-index vertex one level up) and directions as the level loop.
+    Reads A's CSR (any format converts to it, cached) and, unless it only pushes, the cached
+    CSR of Aᵀ, or A's own when A is known to be structurally symmetric. The result Vectors
+    wrap the kernel's arrays as bitmaps (sparse or full when the density says so)."""
+    from gblas.backend.bfs_fused import KERNEL_NAME, bfs_csr  # noqa: PLC0415
+    from gblas.formats.vector import VecData  # noqa: PLC0415
+    from gblas.ops.plan import record  # noqa: PLC0415 - gb.last_plan() names the search
+
+    csr = A._csr()
+    if direction == "push" or A._props.get("symmetric_True"):
+        csr_t = csr  # never read, or A = Aᵀ in structure (cached property): pull reads A
+    else:
+        csr_t = A._csr_T()  # cached on A, as the level loop's A.T view builds it
+    bits, lv, pi, info = bfs_csr(csr.indptr, csr.indices, csr_t.indptr, csr_t.indices, source,
+                                 parents=parents, direction=direction, alpha=alpha,
+                                 beta1=beta1, beta2=beta2)
+    n, reached = A.nrows, info["reached"]
+    levels = Vector._from_data(VecData.bitmap(n, INT64, bits, lv, reached).normalized(), "cpu")
+    pvec = None
+    if pi is not None:
+        pvec = Vector._from_data(VecData.bitmap(n, INT64, bits.copy(), pi, reached).normalized(),
+                                 "cpu")
+    kinds = sorted(set(info["directions"]))
+    info["kernels"] = [KERNEL_NAME] + [f"{KERNEL_NAME}_{d}" for d in kinds]
+    record(None, "bfs", KERNEL_NAME, None if direction == "auto" else direction, "csr")
+    return levels, pvec, info
+
+
 def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
         alpha: float | None = None, beta1: float | None = None, beta2: float | None = None,
         stats: dict[str, Any] | None = None) -> Vector | tuple[Vector, Vector]:
@@ -59,7 +111,9 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
     Directed graphs push along A's rows and pull along Aᵀ's. ``stats`` (a dict) receives
     the number of levels, the direction of each level and the kernels that ran.
     ``alpha``, ``beta1``, ``beta2`` default to the config keys ``bfs_alpha`` (8),
-    ``bfs_beta1`` (8) and ``bfs_beta2`` (512).
+    ``bfs_beta1`` (8) and ``bfs_beta2`` (512). On the CPU the config key ``bfs_cpu``
+    (``"fused"``, the default, or ``"ops"``) picks the fused search or the level loop; on a
+    GPU ``bfs_gpu`` does.
     """
     src = check_graph(A, source)
     alpha = config.get("bfs_alpha") if alpha is None else alpha
@@ -80,6 +134,13 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
                              kernels=[info["kernel"]], reached=info["reached"],
                              host_syncs=info["host_syncs"])
             return (lv, pi) if parents else lv
+    if A.device == "cpu" and fused_cpu_applies(A, parents, alpha, beta1, beta2):
+        lv, pi, info = fused_cpu_bfs(A, src, parents=parents, direction=direction,
+                                     alpha=alpha, beta1=beta1, beta2=beta2)
+        if stats is not None:
+            stats.update(levels=info["levels"], directions=info["directions"],
+                         kernels=info["kernels"], reached=info["reached"])
+        return (lv, pi) if parents else lv
     n = A.nrows
     dev = A.device
     AT = A.T  # noqa: N806 - a view: pull reads A's cached transpose

@@ -5,8 +5,12 @@
 
 On the same graphs and the same sources, in one process, it times
 
-* ``gblas``       gblas.algorithms.bfs (levels, direction="auto": LAGraph's push-pull rule),
-* ``gblas-push``  the same, push only; ``gblas-pull``: pull only,
+* ``gblas``       gblas.algorithms.bfs (levels, direction="auto": LAGraph's push-pull rule):
+                  the fused CPU search (config ``bfs_cpu="fused"``, the default: one call
+                  into Numba code, ``gblas/backend/bfs_fused.py``),
+* ``gblas-ops``   the same search as the level loop of GraphBLAS operations
+                  (``bfs_cpu="ops"``: masked vxm / mxv per level, ``algorithms/bfs.py``),
+* ``gblas-push``  the fused search, push only; ``gblas-pull``: pull only,
 * ``scipy``       ``scipy.sparse.csgraph.breadth_first_order`` (directed=True, default
                   return_predecessors=True; the matrix is handed over as float64/int32 CSR
                   so that csgraph's input validation copies nothing),
@@ -49,7 +53,8 @@ from gblas.algorithms.bfs import bfs
 
 DEFAULT_GRAPHS = "kron:18,kron:20,urand:18,urand:20,grid:1024x1024,real"
 LARGE_GRAPHS = ("kron:22", "grid:2048x2048")
-IMPLS = ("gblas", "gblas-push", "gblas-pull", "scipy", "gb2")
+IMPLS = ("gblas", "gblas-ops", "gblas-push", "gblas-pull", "scipy", "gb2")
+WITH_MTEPS = ("gblas", "gblas-ops", "scipy", "gb2")
 
 # The issue's reference figures (ms, this machine class, 2 cores): GAP's C++
 # direction-optimising BFS, python-graphblas and SciPy.
@@ -59,6 +64,9 @@ REFERENCE_MS: dict[str, dict[str, float]] = {
     "kron:22": {"GAP": 146.0, "gb2": 202.0, "scipy": 2322.0},
     "grid:2048x2048": {"GAP": 174.0, "gb2": 1036.0, "scipy": 132.0},
 }
+# Issue 13's GAPBS figures (ms, C++ direction-optimising BFS, 2 threads, this machine class)
+GAPBS_MS: dict[str, float] = {"kron:18": 2.7, "kron:20": 15.1, "urand:20": 22.5,
+                              "grid:1024x1024": 15.5}
 
 
 # ---------------------------------------------------------------------------- python-graphblas
@@ -218,8 +226,13 @@ def make_runners(g: Graph, gb2: Any, impls: tuple[str, ...]
         g.stats[s] = st
         return lv
 
+    def run_ops(s: int) -> Any:
+        with gb.config.override(bfs_cpu="ops"):
+            return bfs(A, s, direction="auto")
+
     table: dict[str, tuple[Callable[[int], Any], Callable[[Any, int], Any]]] = {
         "gblas": (run_auto, gblas_levels),
+        "gblas-ops": (run_ops, gblas_levels),
         "gblas-push": (lambda s: bfs(A, s, direction="push"), gblas_levels),
         "gblas-pull": (lambda s: bfs(A, s, direction="pull"), gblas_levels),
         "scipy": (lambda s: breadth_first_order(S, s, directed=True,
@@ -291,6 +304,8 @@ def bench_graph(g: Graph, gb2: Any, args: argparse.Namespace) -> dict[str, Any]:
         rec["gblas_us_per_level"] = rec["impls"]["gblas"]["ms"] * 1e3 / rec["levels"]
     if g.spec in REFERENCE_MS:
         rec["reference_ms"] = REFERENCE_MS[g.spec]
+    if g.spec in GAPBS_MS:
+        rec["gapbs_ms"] = GAPBS_MS[g.spec]
     if args.profile and "gblas" in runners:
         rec["profile"] = profile_gblas(g, sources[0], args)
     return rec
@@ -319,9 +334,8 @@ def results_table(results: list[dict[str, Any]], impls: tuple[str, ...]) -> str:
     shown = [i for i in impls if any(i in r["impls"] for r in results)]
     headers = ["graph", "n", "m", "lv"]
     for name in shown:
-        headers += [f"{name} ms"] + ([f"{name} MTEPS"] if name in ("gblas", "scipy", "gb2")
-                                     else [])
-    peers = [p for p in ("scipy", "gb2") if p in shown]
+        headers += [f"{name} ms"] + ([f"{name} MTEPS"] if name in WITH_MTEPS else [])
+    peers = [p for p in ("gblas-ops", "scipy", "gb2") if p in shown]
     headers += [f"gblas/{p}" for p in peers] + ["check"]
     rows = []
     for r in results:
@@ -333,7 +347,7 @@ def results_table(results: list[dict[str, Any]], impls: tuple[str, ...]) -> str:
             cell = "-" if ms is None else common.fmt(ms) + (f" ({d['n_sources']})" if few
                                                              else "")
             row.append(cell)
-            if name in ("gblas", "scipy", "gb2"):
+            if name in WITH_MTEPS:
                 row.append(None if d is None else d["mteps"])
         g = r["impls"].get("gblas")
         for p in peers:
@@ -349,20 +363,26 @@ def results_table(results: list[dict[str, Any]], impls: tuple[str, ...]) -> str:
 def reference_table(results: list[dict[str, Any]]) -> str | None:
     rows = []
     for r in results:
-        ref = r.get("reference_ms")
+        ref = r.get("reference_ms") or {}
+        gap13 = GAPBS_MS.get(r["spec"])
         g = r["impls"].get("gblas")
-        if not ref or g is None:
+        if not (ref or gap13) or g is None:
             continue
         sc, g2 = r["impls"].get("scipy"), r["impls"].get("gb2")
-        rows.append([r["graph"], g["ms"], ref["GAP"], f"{g['ms'] / ref['GAP']:.2f}",
-                     ref["gb2"], None if g2 is None else g2["ms"],
-                     f"{g['ms'] / ref['gb2']:.2f}", ref["scipy"],
-                     None if sc is None else sc["ms"], f"{g['ms'] / ref['scipy']:.2f}"])
+
+        def ratio(x: float | None, g: dict[str, Any] = g) -> str | None:
+            return None if x is None else f"{g['ms'] / x:.2f}"
+
+        rows.append([r["graph"], g["ms"], gap13, ratio(gap13), ref.get("GAP"),
+                     ratio(ref.get("GAP")), ref.get("gb2"), None if g2 is None else g2["ms"],
+                     ratio(ref.get("gb2")), ref.get("scipy"),
+                     None if sc is None else sc["ms"], ratio(ref.get("scipy"))])
     if not rows:
         return None
     return common.markdown_table(
-        ["graph", "gblas ms", "GAP ref", "gblas/GAP", "gb2 ref", "gb2 here",
-         "gblas/gb2 ref", "scipy ref", "scipy here", "gblas/scipy ref"], rows)
+        ["graph", "gblas ms", "GAPBS (issue 13)", "gblas/GAPBS", "GAP ref", "gblas/GAP",
+         "gb2 ref", "gb2 here", "gblas/gb2 ref", "scipy ref", "scipy here",
+         "gblas/scipy ref"], rows)
 
 
 def header_text(meta: dict[str, Any]) -> str:

@@ -33,6 +33,9 @@ _DEFAULTS: dict[str, Any] = {
     # cooperative kernel, "levels" as level kernels replayed from a CUDA graph (both through
     # gblas.cuda.bfs), "ops" the level loop of GraphBLAS operations
     "bfs_gpu": "fused",
+    # gblas.algorithms.bfs on a CPU matrix: "fused" runs the whole search in one call into
+    # Numba code (gblas/backend/bfs_fused.py), "ops" the level loop of GraphBLAS operations
+    "bfs_cpu": "fused",
     # the BVSS slice test on a GPU: "auto" (1-bit Tensor Core MMAs on sm_80+, CUDA-core
     # popcounts below), "tc" (MMAs; emulated with shuffles below sm_80) or "popcount"
     "bvss_variant": "auto",
@@ -45,6 +48,7 @@ _config: dict[str, Any] = dict(_DEFAULTS)
 # keys whose values are checked at set() time: the allowed values
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "bfs_gpu": ("fused", "levels", "ops"),
+    "bfs_cpu": ("fused", "ops"),
     "bvss_variant": ("auto", "tc", "popcount"),
 }
 
