@@ -314,13 +314,15 @@ def _push_parallel(indptr: Any, indices: Any, fq: Any, cnt: Any, cap: int, level
     """Worker w takes ``_GRAIN`` vertices at a time from segment w, then from the others
     (cursors[8 * s]: one cache line a segment), claims by CAS on levels and appends to its
     own segment of fn (the overflow segment when full). Returns the scout count."""
-    scout = 0
+    # per-worker sums in an array, not a prange reduction: Numba 0.68.0 on Python 3.12
+    # fails on these loops' reductions ("unexpected cycle in lookup()")
+    scouts = np.zeros(cnt.size - 1, dtype=np.int64)
     for w in prange(cnt.size - 1):
         mine, sc = _push_worker(w, indptr, indices, fq, cnt, cap, levels, parents,
                                 want_parents, k, fn, ncnt, cursors)
         ncnt[w] = mine
-        scout += sc
-    return scout
+        scouts[w] = sc
+    return scouts.sum()
 
 
 # ---------------------------------------------------------------- pull (bottom-up)
@@ -367,7 +369,7 @@ def _pull(indptr_t: Any, indices_t: Any, levels: Any, parents: Any, want_parents
     Returns their number."""
     nwords = visited.size
     nblocks = (nwords + _PULL_BLOCK - 1) // _PULL_BLOCK
-    found = 0
+    found = np.zeros(lanes, dtype=np.int64)  # per lane: no prange reduction (see above)
     for lane in prange(lanes):
         cnt = 0
         for blk in range(lane, nblocks, lanes):
@@ -396,8 +398,8 @@ def _pull(indptr_t: Any, indices_t: Any, levels: Any, parents: Any, want_parents
                 if nw != _ZERO:
                     visited[w] = vis | nw
                     cnt += np.int64(_popc(nw))
-        found += cnt
-    return found
+        found[lane] = cnt
+    return found.sum()
 
 
 @numba.njit(parallel=True, cache=True)
@@ -415,7 +417,7 @@ def _to_queue(bits: Any, indptr: Any, fq: Any, over: int, counts: Any) -> tuple[
     counts[0] = 0
     for c in range(nb):
         counts[c + 1] += counts[c]
-    edges = 0
+    edges = np.zeros(nb, dtype=np.int64)  # per chunk: no prange reduction (see above)
     for c in prange(nb):
         pos = over + counts[c]
         e = 0
@@ -427,8 +429,8 @@ def _to_queue(bits: Any, indptr: Any, fq: Any, over: int, counts: Any) -> tuple[
                 e += indptr[v + 1] - indptr[v]
                 x &= x - _ONE
                 pos += 1
-        edges += e
-    return counts[nb], edges
+        edges[c] = e
+    return counts[nb], edges.sum()
 
 
 # ---------------------------------------------------------------- the search
