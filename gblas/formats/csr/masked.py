@@ -16,6 +16,7 @@ import numpy as np
 from numba import prange
 
 from .container import CSR
+from .cpu import _lower_bound
 
 
 def _idx(a: np.ndarray) -> np.ndarray:
@@ -26,7 +27,7 @@ def _idx(a: np.ndarray) -> np.ndarray:
 @numba.njit(cache=True, nogil=True)
 def _find(idx, lo, hi, j):  # noqa: ANN001, ANN202
     """Position of j in the sorted idx[lo:hi], galloping from lo; -1 when absent."""
-    p = _lower(idx, lo, hi, j)
+    p = _lower_bound(idx, lo, hi, j)
     return p if p < hi and idx[p] == j else -1
 
 
@@ -75,7 +76,7 @@ def _merge_row(i, c_ptr, c_idx, c_vals, c_iso, t_ptr, t_idx, t_vals, t_iso, m_pt
         jt = t_idx[pt] if pt < et else big
         j = min(jm, jt)
         allowed = jm == j and (structure or m_true[pm])
-        p = _lower(c_idx, pc, ec, j)  # C's run [pc, p) lies between events: kept
+        p = _lower_bound(c_idx, pc, ec, j)  # C's run [pc, p) lies between events: kept
         if fill:
             _copy_run(c_idx, c_vals, c_iso, pc, p, out_idx, out_vals, base + n)
         n += p - pc
@@ -111,23 +112,6 @@ def _copy_run(c_idx, c_vals, c_iso, lo, hi, out_idx, out_vals, at):  # noqa: ANN
         out_vals[at:at + k] = c_vals[0]
     else:
         out_vals[at:at + k] = c_vals[lo:hi]
-
-
-@numba.njit(cache=True, nogil=True)
-def _lower(idx, lo, hi, j):  # noqa: ANN001, ANN202
-    """First position in the sorted idx[lo:hi] whose value is >= j, galloping from lo."""
-    step = 1
-    while lo + step < hi and idx[lo + step] < j:
-        lo += step
-        step *= 2
-    top = min(hi, lo + step + 1)
-    while lo < top:
-        mid = (lo + top) >> 1
-        if idx[mid] < j:
-            lo = mid + 1
-        else:
-            top = mid
-    return lo
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
