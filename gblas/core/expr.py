@@ -16,6 +16,7 @@ from .._device import same_device
 from ..dtypes import DataType, dtype_of_value, lookup_dtype
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidObject, InvalidValue
 from ..semirings.model import BinaryOp, Monoid
+from ._lazy import ops
 from .descriptor import Descriptor, as_descriptor
 from .mask import Mask
 
@@ -184,9 +185,8 @@ class Updater:
         if isinstance(rhs, Expression):
             expr = rhs
         elif parent.ndim > 0 and _is_scalar_like(rhs):
-            from ..ops.assign import assign_expr  # noqa: PLC0415
-
-            assign_expr(parent, None, rhs, self.mask, self.accum, self.replace, self.desc)
+            ops.assign.assign_expr(parent, None, rhs, self.mask, self.accum, self.replace,
+                                   self.desc)
             return
         elif hasattr(rhs, "_as_expression"):
             expr = rhs._as_expression()
@@ -218,9 +218,8 @@ class Updater:
         parent._write(res, self.mask, self.accum, self.replace)
 
     def __getitem__(self, index: Any) -> Any:
-        from ..ops.assign import AssignTarget  # noqa: PLC0415
-
-        return AssignTarget(self.parent, index, self.mask, self.accum, self.replace, self.desc)
+        return ops.assign.AssignTarget(self.parent, index, self.mask, self.accum, self.replace,
+                                       self.desc)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self[index].update(value)

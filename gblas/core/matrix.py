@@ -11,6 +11,7 @@ from ..dtypes import FP64, DataType, lookup_dtype
 from ..exceptions import DimensionMismatch, InvalidValue, NoValue
 from ..formats.csr.container import CSR
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp
+from ._lazy import ops
 from .base import Collection, auto_name, index_array, is_scalar_index, normalize_index
 from .expr import Expression, Result
 
@@ -29,15 +30,11 @@ class MatrixLike(Collection):
 
     def mxv(self, other: Any, op: Semiring | None = None) -> Expression:
         """A ⊕.⊗ v (default plus_times)."""
-        from ..ops.mxv import mxv_expr  # noqa: PLC0415
-
-        return mxv_expr(self, other, op)
+        return ops.mxv.mxv_expr(self, other, op)
 
     def mxm(self, other: Any, op: Semiring | None = None) -> Expression:
         """A ⊕.⊗ B (default plus_times)."""
-        from ..ops.mxm import mxm_expr  # noqa: PLC0415
-
-        return mxm_expr(self, other, op)
+        return ops.mxm.mxm_expr(self, other, op)
 
     def __matmul__(self, other: Any) -> Expression:
         from .vector import Vector  # noqa: PLC0415
@@ -45,42 +42,28 @@ class MatrixLike(Collection):
         return self.mxv(other) if isinstance(other, Vector) else self.mxm(other)
 
     def ewise_add(self, other: Any, op: Any = None) -> Expression:
-        from ..ops.ewise import ewise_expr  # noqa: PLC0415
-
-        return ewise_expr("ewise_add", self, other, op)
+        return ops.ewise.ewise_expr("ewise_add", self, other, op)
 
     def ewise_mult(self, other: Any, op: Any = None) -> Expression:
-        from ..ops.ewise import ewise_expr  # noqa: PLC0415
-
-        return ewise_expr("ewise_mult", self, other, op)
+        return ops.ewise.ewise_expr("ewise_mult", self, other, op)
 
     def apply(self, op: UnaryOp | BinaryOp | IndexUnaryOp | Monoid, right: Any = None, *,
               left: Any = None) -> Expression:
-        from ..ops.apply import apply_expr  # noqa: PLC0415
-
-        return apply_expr(self, op, left=left, right=right)
+        return ops.apply.apply_expr(self, op, left=left, right=right)
 
     def select(self, op: IndexUnaryOp | str, thunk: Any = None) -> Expression:
         """Keep entries where op(x, i, j, thunk) holds: tril, triu, diag, offdiag, ``">"``..."""
-        from ..ops.select import select_expr  # noqa: PLC0415
-
-        return select_expr(self, op, thunk)
+        return ops.select.select_expr(self, op, thunk)
 
     def reduce_rowwise(self, op: Monoid | BinaryOp | None = None) -> Expression:
-        from ..ops.reduce import reduce_matrix_expr  # noqa: PLC0415
-
-        return reduce_matrix_expr(self, op, "rows")
+        return ops.reduce.reduce_matrix_expr(self, op, "rows")
 
     def reduce_columnwise(self, op: Monoid | BinaryOp | None = None) -> Expression:
-        from ..ops.reduce import reduce_matrix_expr  # noqa: PLC0415
-
-        return reduce_matrix_expr(self, op, "columns")
+        return ops.reduce.reduce_matrix_expr(self, op, "columns")
 
     def reduce_scalar(self, op: Monoid | BinaryOp | None = None, *,
                       allow_empty: bool = True) -> Expression:
-        from ..ops.reduce import reduce_matrix_expr  # noqa: PLC0415
-
-        return reduce_matrix_expr(self, op, "scalar")
+        return ops.reduce.reduce_matrix_expr(self, op, "scalar")
 
     def to_coo(self, dtype: Any = None, *, rows: bool = True, columns: bool = True,
                values: bool = True) -> tuple[Any, Any, Any]:
@@ -122,15 +105,12 @@ class MatrixLike(Collection):
         return m.asformat(format)
 
     def isequal(self, other: Any, *, check_dtype: bool = False) -> bool:
-        from ..ops.compare import isequal  # noqa: PLC0415
-
-        return isequal(self, other, check_dtype=check_dtype)
+        return ops.compare.isequal(self, other, check_dtype=check_dtype)
 
     def isclose(self, other: Any, *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
                 check_dtype: bool = False) -> bool:
-        from ..ops.compare import isequal  # noqa: PLC0415
-
-        return isequal(self, other, check_dtype=check_dtype, rel_tol=rel_tol, abs_tol=abs_tol)
+        return ops.compare.isequal(self, other, check_dtype=check_dtype, rel_tol=rel_tol,
+                                   abs_tol=abs_tol)
 
     def __getitem__(self, index: Any) -> Any:
         from ..ops.extract import (  # noqa: PLC0415
@@ -311,10 +291,8 @@ class Matrix(MatrixLike):
                  dup_op: BinaryOp | Monoid | None = None, name: str | None = None,
                  device: str | None = None) -> Matrix:
         """Build from coordinates; a scalar ``values`` makes an iso-valued matrix."""
-        from ..ops.build import build_matrix_csr  # noqa: PLC0415
-
         dev = normalize_device(device)
-        csr = build_matrix_csr(rows, columns, values, dtype, nrows, ncols, dup_op)
+        csr = ops.build.build_matrix_csr(rows, columns, values, dtype, nrows, ncols, dup_op)
         return cls._from_csr(csr.to(dev) if dev != "cpu" else csr, dev, name)
 
     @classmethod
@@ -322,9 +300,7 @@ class Matrix(MatrixLike):
                  nrows: int | None = None, ncols: int | None = None, name: str | None = None,
                  device: str | None = None) -> Matrix:
         """Build from CSR arrays (column indices need not be sorted; no duplicates)."""
-        from ..ops.build import csr_arrays_to_coo  # noqa: PLC0415
-
-        rows, cols, nrows = csr_arrays_to_coo(indptr, col_indices, nrows)
+        rows, cols, nrows = ops.build.csr_arrays_to_coo(indptr, col_indices, nrows)
         return cls.from_coo(rows, cols, values, dtype, nrows=nrows, ncols=ncols, name=name,
                             device=device)
 
@@ -367,11 +343,9 @@ class Matrix(MatrixLike):
     def build(self, rows: Any, columns: Any, values: Any, *, dup_op: Any = None,
               clear: bool = False) -> None:
         from ..exceptions import OutputNotEmpty  # noqa: PLC0415
-        from ..ops.build import build_matrix_csr  # noqa: PLC0415
-
         if self.nvals and not clear:
             raise OutputNotEmpty(f"{self.name} has {self.nvals} values; pass clear=True")
-        csr = build_matrix_csr(rows, columns, values, self.dtype, self.nrows, self.ncols,
+        csr = ops.build.build_matrix_csr(rows, columns, values, self.dtype, self.nrows, self.ncols,
                                dup_op)
         self._set(csr.to(self.device) if self.device != "cpu" else csr)
 
@@ -406,18 +380,14 @@ class Matrix(MatrixLike):
         self()[index].update(value)
 
     def __delitem__(self, index: Any) -> None:
-        from ..ops.assign import delete_element  # noqa: PLC0415
-
         if not (isinstance(index, tuple) and len(index) == 2
                 and all(is_scalar_index(i) for i in index)):
             raise InvalidValue("del A[i, j] takes two integer indices")
-        delete_element(self, (normalize_index(index[0], self.nrows, "row"),
+        ops.assign.delete_element(self, (normalize_index(index[0], self.nrows, "row"),
                               normalize_index(index[1], self.ncols, "column")))
 
     def _write(self, res: Result, mask: Any, accum: Any, replace: bool) -> None:
-        from ..ops.writeback import writeback_matrix  # noqa: PLC0415
-
-        self._set(writeback_matrix(self._csr(), res.data, mask, accum, replace,
+        self._set(ops.writeback.writeback_matrix(self._csr(), res.data, mask, accum, replace,
                                    res.mask_applied))
 
     # ------------------------------------------------------------------ whole-object

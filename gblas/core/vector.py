@@ -11,22 +11,9 @@ from ..dtypes import FP64, DataType, lookup_dtype
 from ..exceptions import DimensionMismatch, InvalidValue, NoValue
 from ..formats.vector import FULL, VecData
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp
+from ._lazy import ops
 from .base import Collection, auto_name, index_array, is_scalar_index, normalize_index
 from .expr import Expression, Result
-
-
-def _writeback() -> Any:
-    """ops.writeback.writeback_vector (imported on first use: the objects layer reaches the
-    operations lazily)."""
-    global _WRITEBACK
-    if _WRITEBACK is None:
-        from ..ops.writeback import writeback_vector  # noqa: PLC0415
-
-        _WRITEBACK = writeback_vector
-    return _WRITEBACK
-
-
-_WRITEBACK: Any = None
 
 
 class Vector(Collection):
@@ -57,10 +44,8 @@ class Vector(Collection):
                  size: int | None = None, dup_op: BinaryOp | Monoid | None = None,
                  name: str | None = None, device: str | None = None) -> Vector:
         """Build from indices and values (a scalar value makes an iso vector)."""
-        from ..ops.build import build_vector_data  # noqa: PLC0415
-
         dev = normalize_device(device)
-        data = build_vector_data(indices, values, dtype, size, dup_op)
+        data = ops.build.build_vector_data(indices, values, dtype, size, dup_op)
         return cls._from_data(data.to(dev) if dev != "cpu" else data, dev, name)
 
     @classmethod
@@ -84,11 +69,9 @@ class Vector(Collection):
               clear: bool = False) -> None:
         """Insert entries (the vector must be empty unless ``clear``)."""
         from ..exceptions import OutputNotEmpty  # noqa: PLC0415
-        from ..ops.build import build_vector_data  # noqa: PLC0415
-
         if self.nvals and not clear:
             raise OutputNotEmpty(f"{self.name} has {self.nvals} values; pass clear=True")
-        data = build_vector_data(indices, values, self.dtype, self.size, dup_op)
+        data = ops.build.build_vector_data(indices, values, self.dtype, self.size, dup_op)
         self._data = data.to(self.device) if self.device != "cpu" else data
 
     # ------------------------------------------------------------------ properties
@@ -156,23 +139,19 @@ class Vector(Collection):
 
     # ------------------------------------------------------------------ elements
     def __getitem__(self, index: Any) -> Any:
-        from ..ops.extract import ScalarIndexExpr, vector_extract  # noqa: PLC0415
-
         if isinstance(index, tuple) and len(index) == 1:
             index = index[0]
         if is_scalar_index(index):
-            return ScalarIndexExpr(self, (normalize_index(index, self.size),))
-        return vector_extract(self, index_array(index, self.size))
+            return ops.extract.ScalarIndexExpr(self, (normalize_index(index, self.size),))
+        return ops.extract.vector_extract(self, index_array(index, self.size))
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self()[index].update(value)
 
     def __delitem__(self, index: Any) -> None:
-        from ..ops.assign import delete_element  # noqa: PLC0415
-
         if not is_scalar_index(index):
             raise InvalidValue("del v[i] takes one integer index")
-        delete_element(self, (normalize_index(index, self.size),))
+        ops.assign.delete_element(self, (normalize_index(index, self.size),))
 
     def __contains__(self, index: Any) -> bool:
         i = normalize_index(index, self.size)
@@ -215,71 +194,52 @@ class Vector(Collection):
 
     def isequal(self, other: Vector, *, check_dtype: bool = False) -> bool:
         """Same size, same structure and equal values (and dtype if ``check_dtype``)."""
-        from ..ops.compare import isequal  # noqa: PLC0415
-
-        return isequal(self, other, check_dtype=check_dtype)
+        return ops.compare.isequal(self, other, check_dtype=check_dtype)
 
     def isclose(self, other: Vector, *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
                 check_dtype: bool = False) -> bool:
-        from ..ops.compare import isequal  # noqa: PLC0415
-
-        return isequal(self, other, check_dtype=check_dtype, rel_tol=rel_tol, abs_tol=abs_tol)
+        return ops.compare.isequal(self, other, check_dtype=check_dtype, rel_tol=rel_tol,
+                                   abs_tol=abs_tol)
 
     def _write(self, res: Result, mask: Any, accum: Any, replace: bool) -> None:
-        self._data = _writeback()(self._data, res.data, mask, accum, replace,
-                                  res.mask_applied)
+        self._data = ops.writeback.writeback_vector(self._data, res.data, mask, accum,
+                                                    replace, res.mask_applied)
 
     # ------------------------------------------------------------------ operations
     def vxm(self, other: Any, op: Semiring | None = None) -> Expression:
         """u ⊕.⊗ A (default plus_times)."""
-        from ..ops.mxv import vxm_expr  # noqa: PLC0415
-
-        return vxm_expr(self, other, op)
+        return ops.mxv.vxm_expr(self, other, op)
 
     def __matmul__(self, other: Any) -> Expression:
-        from ..ops.mxv import inner_expr, vxm_expr  # noqa: PLC0415
-
         if isinstance(other, Vector):
-            return inner_expr(self, other, None)
-        return vxm_expr(self, other, None)
+            return ops.mxv.inner_expr(self, other, None)
+        return ops.mxv.vxm_expr(self, other, None)
 
     def inner(self, other: Vector, op: Semiring | None = None) -> Expression:
         """The scalar ⊕_i u_i ⊗ v_i."""
-        from ..ops.mxv import inner_expr  # noqa: PLC0415
-
-        return inner_expr(self, other, op)
+        return ops.mxv.inner_expr(self, other, op)
 
     def ewise_add(self, other: Vector, op: Any = None) -> Expression:
         """Union: op where both are present, the present value elsewhere (default plus)."""
-        from ..ops.ewise import ewise_expr  # noqa: PLC0415
-
-        return ewise_expr("ewise_add", self, other, op)
+        return ops.ewise.ewise_expr("ewise_add", self, other, op)
 
     def ewise_mult(self, other: Vector, op: Any = None) -> Expression:
         """Intersection with op (default times)."""
-        from ..ops.ewise import ewise_expr  # noqa: PLC0415
-
-        return ewise_expr("ewise_mult", self, other, op)
+        return ops.ewise.ewise_expr("ewise_mult", self, other, op)
 
     def apply(self, op: UnaryOp | BinaryOp | IndexUnaryOp | Monoid, right: Any = None, *,
               left: Any = None) -> Expression:
         """f(x), f(x, right), f(left, x) or an index-unary f(x, i, 0, thunk=right)."""
-        from ..ops.apply import apply_expr  # noqa: PLC0415
-
-        return apply_expr(self, op, left=left, right=right)
+        return ops.apply.apply_expr(self, op, left=left, right=right)
 
     def select(self, op: IndexUnaryOp | str, thunk: Any = None) -> Expression:
         """Keep the entries where op(x, i, 0, thunk) holds (``"tril"``, ``">"``, ...)."""
-        from ..ops.select import select_expr  # noqa: PLC0415
-
-        return select_expr(self, op, thunk)
+        return ops.select.select_expr(self, op, thunk)
 
     def reduce(self, op: Monoid | BinaryOp | None = None, *, allow_empty: bool = True
                ) -> Expression:
         """⊕ of all values (default plus) as a Scalar expression."""
-        from ..ops.reduce import reduce_vector_expr  # noqa: PLC0415
-
-        return reduce_vector_expr(self, op, allow_empty)
+        return ops.reduce.reduce_vector_expr(self, op, allow_empty)
 
     # ------------------------------------------------------------------ display
     def __repr__(self) -> str:

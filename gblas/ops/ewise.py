@@ -63,8 +63,8 @@ def _mult_by_lookup(a: Any, b: Any, op: BinaryOp, out: DataType) -> tuple[Any, A
         found = bits[kb]
         keys, y = kb[found], vb[found]
         x = va[keys]
-    i, j = E.positions(keys, None)
     domain = op.domain(da.dtype, db.dtype)
+    i, j = E.positions(keys, None) if op.positional else (None, None)
     return keys, E.binary_values(op, x, y, domain, out, i, j)
 
 

@@ -135,21 +135,6 @@ def _unit_valued(M: Any) -> bool:  # noqa: N803
     return owner._prop("unit_valued", check)
 
 
-_TRAITS: dict[int, tuple[KernelSemiring, str]] = {}
-
-
-def _traits(ks: KernelSemiring) -> str:
-    """semiring_traits(ks), memoised per resolved semiring (they are cached objects)."""
-    hit = _TRAITS.get(id(ks))
-    if hit is not None and hit[0] is ks:
-        return hit[1]
-    traits = semiring_traits(ks)
-    if len(_TRAITS) > 1024:
-        _TRAITS.clear()
-    _TRAITS[id(ks)] = (ks, traits)
-    return traits
-
-
 def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
             desc: Descriptor | None, opname: str) -> Result:
     """Plan and run T = M ⊕.⊗ x (mask fused when the kernel can); a descriptor's
@@ -175,29 +160,18 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
         direction = "pull"
     if desc is not None and not desc.early_exit:
         ks = replace(ks, has_terminal=False)
-    fmt = _base_format(M, desc)
-    if fmt in _VALUELESS and ks.uses_left and not _unit_valued(M):
-        fmt = "csr"  # SlimSell keeps no values (every entry reads 1): A's values are in CSR
-    key = {
-        "device": device_kind(x.device), "storage": xdata.kind, "direction": direction,
-        "traits": _traits(ks), "mask": mask.kind if mask is not None else "none",
-    }
-    reg = find_kernel("mxv", format=fmt, **key)
-    if reg is None:
-        others = formats_for("mxv", **key)
-        fmt = "csr" if "csr" in others else (others[0] if others else fmt)
-        reg = find_kernel("mxv", format=fmt, **key)
-    if reg is None:
-        raise NotImplementedForFormat(
-            f"no {opname} kernel for format {fmt!r} on {x.device} ({key}); convert the "
-            "matrix with A.to_format('csr')"
-        )
-    used_direction = reg.direction if reg.direction != "*" else "pull"
-    # the parameters given to to_format (C, sigma, ...) select the cached representation;
-    # a format named only by the descriptor or by the fallback takes its defaults
     owner = getattr(M, "_matrix", M)
-    params = owner._primary_params if owner.format.split("(")[0] == fmt else {}
-    rep = M._rep(fmt, transposed=used_direction == "push", **params)
+    traits = ks.derived("traits", semiring_traits)
+    mask_kind = mask.kind if mask is not None else "none"
+    # the plan (kernel, format, representation) of the same call shape, kept with the
+    # matrix's properties (dropped when it changes): a loop of small products plans once
+    pkey = ("mxv_plan", transposed_view, owner._primary, desc.format if desc is not None else None,
+            x.device, xdata.kind, direction, traits, ks.uses_left, mask_kind)
+    plan = owner._props.get(pkey)
+    if plan is None:
+        plan = owner._props[pkey] = _plan_mxv(M, owner, x.device, xdata.kind, direction,
+                                              traits, ks.uses_left, mask_kind, desc, opname)
+    reg, fmt, rep, used_direction = plan
     fuse = reg.fuses_mask and mask is not None
     call = MxvCall(
         rep=rep, x=xdata, ks=ks, nrows=M.nrows,
@@ -213,8 +187,6 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
     if xdata.on_device:
         T = reg.func(call)  # noqa: N806
     else:
-        from ..formats.csr.cpu import threads_for  # noqa: PLC0415
-
         if name == "csr_pull_spmv" and spmv.applies(ks):
             # plus/min/max with first/second/times/plus/pair on one numeric type: the
             # specialised pull (operators inlined, no per-entry opcode switch; small ones
@@ -223,12 +195,52 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
             T = _pull_arith(call)  # noqa: N806
         else:
             # small products on one thread: waking the pool costs more than the work
-            with threads_for(int(getattr(rep, "nnz", 1 << 30)) + M.nrows, _SERIAL_WORK):
+            with _threads_for()(int(getattr(rep, "nnz", 1 << 30)) + M.nrows, _SERIAL_WORK):
                 T = reg.func(call)  # noqa: N806
     if isinstance(state, dict):
         state[transposed_view] = used_direction
     record(desc, opname, name, used_direction, fmt)
     return Result(T, mask_applied=fuse)
+
+
+def _plan_mxv(M: Any, owner: Any, device: str, storage: str, direction: str,  # noqa: N803
+              traits: str, uses_left: bool, mask_kind: str, desc: Descriptor | None,
+              opname: str) -> tuple[Any, str, Any, str]:
+    """(registration, format, representation, direction) for run_mxv's call shape."""
+    fmt = _base_format(M, desc)
+    if fmt in _VALUELESS and uses_left and not _unit_valued(M):
+        fmt = "csr"  # SlimSell keeps no values (every entry reads 1): A's values are in CSR
+    key = {"device": device_kind(device), "storage": storage, "direction": direction,
+           "traits": traits, "mask": mask_kind}
+    reg = find_kernel("mxv", format=fmt, **key)
+    if reg is None:
+        others = formats_for("mxv", **key)
+        fmt = "csr" if "csr" in others else (others[0] if others else fmt)
+        reg = find_kernel("mxv", format=fmt, **key)
+    if reg is None:
+        raise NotImplementedForFormat(
+            f"no {opname} kernel for format {fmt!r} on {device} ({key}); convert the "
+            "matrix with A.to_format('csr')"
+        )
+    used_direction = reg.direction if reg.direction != "*" else "pull"
+    # the parameters given to to_format (C, sigma, ...) select the cached representation;
+    # a format named only by the descriptor or by the fallback takes its defaults
+    params = owner._primary_params if owner.format.split("(")[0] == fmt else {}
+    rep = M._rep(fmt, transposed=used_direction == "push", **params)
+    return reg, fmt, rep, used_direction
+
+
+def _threads_for() -> Any:
+    """formats.csr.cpu.threads_for (imported on first use: it loads Numba's kernels)."""
+    global _THREADS_FOR
+    if _THREADS_FOR is None:
+        from ..formats.csr.cpu import threads_for  # noqa: PLC0415
+
+        _THREADS_FOR = threads_for
+    return _THREADS_FOR
+
+
+_THREADS_FOR: Any = None
 
 
 def _max_row(rep: Any) -> int:

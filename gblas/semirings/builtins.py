@@ -72,11 +72,15 @@ def _pair(a: Any, b: Any) -> Any:
 
 
 def _first(a: Any, b: Any) -> Any:
+    if np.shape(a) == np.shape(b):  # the element-wise case: no broadcast view to build
+        return a
     xp = _xp(a)
     return xp.broadcast_to(xp.asarray(a), np.broadcast_shapes(np.shape(a), np.shape(b)))
 
 
 def _second(a: Any, b: Any) -> Any:
+    if np.shape(a) == np.shape(b):
+        return b
     xp = _xp(b)
     return xp.broadcast_to(xp.asarray(b), np.broadcast_shapes(np.shape(a), np.shape(b)))
 

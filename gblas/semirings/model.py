@@ -476,6 +476,18 @@ class KernelSemiring:
     def is_udf(self) -> bool:
         return self.mult_op < 0 or self.add_op < 0
 
+    def derived(self, key: str, make: Callable[[KernelSemiring], Any]) -> Any:
+        """``make(self)``, computed once per resolved semiring and kept on it (kernel
+        arguments, dispatch traits): resolved semirings are memoised, so a loop of small
+        operations pays for these once rather than per call."""
+        cache = self.__dict__.get("_derived")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_derived", cache)  # frozen: not a field, not compared
+        if key not in cache:
+            cache[key] = make(self)
+        return cache[key]
+
     @property
     def structural(self) -> bool:
         return not (self.uses_left or self.uses_right)

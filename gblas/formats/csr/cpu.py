@@ -133,7 +133,12 @@ def kernel_opcodes(ks: KernelSemiring) -> tuple[int, int]:
 
 def sr_args(ks: KernelSemiring) -> tuple[Any, ...]:
     """(mult_op, add_op, identity, terminal, has_terminal, is_any): the kernels' last
-    arguments before their outputs."""
+    arguments before their outputs (kept on the semiring: a small product pays for every
+    microsecond here)."""
+    return ks.derived("cpu_sr_args", _make_sr_args)
+
+
+def _make_sr_args(ks: KernelSemiring) -> tuple[Any, ...]:
     out = ks.out_type.np_type
     return (*kernel_opcodes(ks), _scalar(ks.identity, out), _scalar(ks.terminal, out),
             bool(ks.has_terminal), bool(ks.is_any))
@@ -317,7 +322,24 @@ def _push_impl(indptr, indices, mvals, m_iso, xidx, xvals, x_iso, mask, use_mask
                 flag[i] = True
                 touched[cnt] = i
                 cnt += 1
-    return cnt
+    # the output in index order, in this call (a small frontier pays for every Python-level
+    # array call): sort the touched list when short, else scan the flags; flags reset after
+    n = flag.shape[0]
+    if cnt * (np.log2(cnt + 1.0) + 1.0) * 4.0 < n:
+        idx = np.sort(touched[:cnt])
+    else:
+        idx = np.empty(cnt, dtype=np.int64)
+        c = 0
+        for i in range(n):
+            if flag[i]:
+                idx[c] = i
+                c += 1
+    vals = np.empty(cnt, dtype=acc.dtype)
+    for t in range(cnt):
+        i = idx[t]
+        vals[t] = acc[i]
+        flag[i] = False
+    return idx, vals
 
 
 _push = SemiringKernel(_push_impl, parallel=False)
@@ -353,6 +375,8 @@ def push_mark_applies(ks: KernelSemiring) -> bool:
     can run in parallel and still give the same T as the sequential one."""
     return bool(ks.structural and ks.is_any and kernel_opcodes(ks)[0] >= 0
                 and ks.mult is not None and ks.mult.positional in (None, "firsti"))
+
+
 _PUSH_WS: dict[tuple[int, np.dtype], tuple[Any, Any, Any]] = {}
 
 
@@ -376,18 +400,11 @@ def mxv_push(MT: CSR, x_indices: Any, x_values: Any | None, nrows: int,
               np.empty(nrows, dtype=np.int64))
     flag, acc, touched = ws
     try:
-        cnt = _push.for_semiring(ks)(
+        idx, vals = _push.for_semiring(ks)(
             _idx(MT.indptr), _idx(MT.indices),
             *operand_values(MT.values, MT.iso, ks.uses_left, ks), xi,
             *operand_values(x_values, None, ks.uses_right, ks), mb, use_mask, bool(mask_comp),
             *sr_args(ks), flag, acc, touched)
-        # sorted output: sort the touched list when short, else scan the flags
-        if cnt * (np.log2(cnt + 1.0) + 1.0) * 4.0 < nrows:
-            idx = np.sort(touched[:cnt])
-        else:
-            idx = np.flatnonzero(flag)
-        vals = acc[idx]
-        flag[idx] = False
     except BaseException:
         flag[:] = False
         raise
@@ -402,11 +419,12 @@ def mxv_push_parallel(MT: CSR, x_indices: Any, nrows: int, mask_bits: Any | None
                       mask_comp: bool, ks: KernelSemiring) -> tuple[Any, Any] | None:
     """The parallel push (:func:`push_mark_applies`) as a bitmap (present, values), or None
     when it does not apply or the frontier's edges are too few to pay for threads."""
-    if not push_mark_applies(ks) or numba.get_num_threads() < 2 or nrows == 0:
-        return None
     xi = _idx(x_indices)
     if xi.shape[0] * 16 * MT.nnz < _PARALLEL_PUSH_EDGES * max(MT.nrows, 1):
         return None  # far below the threshold at 16x the average degree: skip the sum
+    if nrows == 0 or not ks.derived("push_mark", push_mark_applies) or \
+            numba.get_num_threads() < 2:
+        return None
     indptr = _idx(MT.indptr)
     if int((indptr[xi + 1] - indptr[xi]).sum()) < _PARALLEL_PUSH_EDGES:
         return None
