@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from gblas import Descriptor, Matrix, Vector, semiring
+from gblas.formats.csr.container import CSR
 from gblas.formats.csr.cuda import LONG_ROW
 
 pytestmark = pytest.mark.gpu
@@ -28,10 +29,16 @@ def _hub_matrix(rng: np.random.Generator, n: int, dtype: Any) -> Matrix:
                            dup_op=semiring.plus_times.monoid.binaryop)
 
 
+@pytest.mark.parametrize("wide", [False, True], ids=["int32_indices", "int64_indices"])
 @pytest.mark.parametrize("sr", ["plus_times", "min_plus", "max_times", "any_pair",
                                 "any_secondi", "lor_land", "plus_pair", "min_second"])
 @pytest.mark.parametrize("mask", ["none", "S", "~S"])
-def test_hub_rows_match_cpu(sr: str, mask: str) -> None:
+def test_hub_rows_match_cpu(sr: str, mask: str, wide: bool,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both index widths of the pull (int32 copies; int64 for nnz or ncols >= 2**31, forced
+    here by a representation that reports no 32-bit copy)."""
+    if wide:
+        monkeypatch.setattr(CSR, "indices32", lambda self: None)
     rng = np.random.default_rng(11)
     n = 8 * LONG_ROW
     dtype = np.bool_ if sr == "lor_land" else np.float64

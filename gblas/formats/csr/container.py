@@ -44,6 +44,15 @@ class CSR:
             return self.values
         return self.xp.full(self.nnz, self.iso, dtype=self.dtype.np_type)
 
+    def indices32(self) -> Any | None:
+        """The column indices as int32 when they fit (ncols and nnz below 2**31), else None;
+        made on first use and kept on this representation, whose arrays are not changed in
+        place. The GPU pull reads these: half the bytes of the largest array it streams."""
+        if "_indices32" not in self.__dict__:
+            fits = self.ncols < 2**31 and self.nnz < 2**31
+            self.__dict__["_indices32"] = self.indices.astype(np.int32) if fits else None
+        return self.__dict__["_indices32"]
+
     def row_ids(self) -> Any:
         """Row index of every stored entry (COO rows)."""
         xp = self.xp

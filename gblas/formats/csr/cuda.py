@@ -127,13 +127,16 @@ def mxv_pull(call: MxvCall) -> VecData:
         pres = cp.empty(n, dtype=np.bool_)
         vals = cp.empty(n, dtype=out)
         count = cp.zeros(1, dtype=np.uint64)
-        expr = _pull_expr(int(ks.mult_op), int(ks.add_op), dom, out, ul, ur)
+        indices = csr.indices32()
+        if indices is None:
+            indices = csr.indices
+        expr = _pull_expr(int(ks.mult_op), int(ks.add_op), dom, out, ul, ur, indices.dtype)
         # hub rows (longer than LONG_ROW) go to mxv_pull_long, a block per row; the
         # planner passes the longest row (read once per matrix and cached there)
         long = int(call.extra.get("max_row", 1 << 62)) > LONG_ROW
         # a full x: the kernels skip the presence byte (one dependent gather less a read)
         x_full = np.int32(call.x.kind == FULL)
-        args = (csr.indptr, csr.indices, mvals, np.int32(m_iso), cp.ascontiguousarray(xb),
+        args = (csr.indptr, indices, mvals, np.int32(m_iso), cp.ascontiguousarray(xb),
                 x_full, xvals, np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp),
                 np.int64(n), params, np.int32(bool(ks.has_terminal)),
                 np.int32(_first_wins(ks)), np.int64(LONG_ROW if long else 1 << 62),
@@ -148,8 +151,10 @@ def mxv_pull(call: MxvCall) -> VecData:
 
 
 @functools.cache
-def _pull_expr(mop: int, aop: int, dom: np.dtype, out: np.dtype, ul: bool, ur: bool) -> str:
-    return f"mxv_pull<{mop}, {aop}, {c_type(dom)}, {c_type(out)}, {_b(ul)}, {_b(ur)}>"
+def _pull_expr(mop: int, aop: int, dom: np.dtype, out: np.dtype, ul: bool, ur: bool,
+               index: np.dtype) -> str:
+    return (f"mxv_pull<{mop}, {aop}, {c_type(dom)}, {c_type(out)}, {_b(ul)}, {_b(ur)}, "
+            f"{c_type(index)}>")
 
 
 # ====================================================================== mxv: push
@@ -249,21 +254,22 @@ def _push_expand(call: MxvCall) -> VecData:
 # Instantiations compiled by scripts/check_cuda.sh (nvcc -Xptxas -v: errors and spills):
 # the shapes the factory above produces for the common semirings.
 CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
-    "mxv_pull<2, 3, bool, bool, false, false>",  # any_pair (BFS pull)
-    "mxv_pull<30, 3, bool, long long, false, false>",  # any_secondi (BFS parents)
-    "mxv_pull<7, 4, double, double, true, true>",  # plus_times fp64
-    "mxv_pull<7, 4, float, float, true, true>",  # plus_times fp32
-    "mxv_pull<7, 4, long long, long long, true, true>",  # plus_times int64
-    "mxv_pull<4, 10, double, double, true, true>",  # min_plus
-    "mxv_pull<13, 12, bool, bool, true, true>",  # lor_land
-    "mxv_pull<8, 4, int, int, true, true>",  # plus_div int32
-    "mxv_pull<89, 4, long long, long long, true, true>",  # plus_pow flipped
-    "mxv_pull<127, 11, float, double, true, true>",  # max_truediv flipped
-    "mxv_pull<22, 24, unsigned long long, unsigned long long, true, true>",  # bxor_bor
-    "mxv_pull_long<2, 3, bool, bool, false, false>",
-    "mxv_pull_long<7, 4, double, double, true, true>",
-    "mxv_pull_long<4, 10, double, double, true, true>",
-    "mxv_pull_long<1, 10, long long, long long, false, true>",
+    "mxv_pull<2, 3, bool, bool, false, false, int>",  # any_pair (BFS pull)
+    "mxv_pull<2, 3, bool, bool, false, false, long long>",  # 64-bit indices (nnz >= 2**31)
+    "mxv_pull<30, 3, bool, long long, false, false, int>",  # any_secondi (BFS parents)
+    "mxv_pull<7, 4, double, double, true, true, int>",  # plus_times fp64
+    "mxv_pull<7, 4, float, float, true, true, int>",  # plus_times fp32
+    "mxv_pull<7, 4, long long, long long, true, true, int>",  # plus_times int64
+    "mxv_pull<4, 10, double, double, true, true, int>",  # min_plus
+    "mxv_pull<13, 12, bool, bool, true, true, int>",  # lor_land
+    "mxv_pull<8, 4, int, int, true, true, int>",  # plus_div int32
+    "mxv_pull<89, 4, long long, long long, true, true, int>",  # plus_pow flipped
+    "mxv_pull<127, 11, float, double, true, true, int>",  # max_truediv flipped
+    "mxv_pull<22, 24, unsigned long long, unsigned long long, true, true, int>",  # bxor_bor
+    "mxv_pull_long<2, 3, bool, bool, false, false, int>",
+    "mxv_pull_long<7, 4, double, double, true, true, int>",
+    "mxv_pull_long<4, 10, double, double, true, true, int>",
+    "mxv_pull_long<1, 10, long long, long long, false, true, int>",
     "mxv_push_claim",
     "mxv_push_values<2, bool, bool, false, false>",
     "mxv_push_values<30, bool, long long, false, false>",

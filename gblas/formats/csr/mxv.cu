@@ -8,8 +8,10 @@
 // values (a structure-only semiring, e.g. any_pair, instantiates UL = UR = false and
 // reads no value array at all).
 //
-// Index arrays are int64 (long long), as in the CSR container; presence/mask arrays are
-// bool (1 byte).
+// Index arrays are int64 (long long), as in the CSR container; the pull kernels take the
+// column indices as TI: int (a 32-bit copy cached with the representation, half the bytes
+// of the largest array) when they fit, else long long. Presence/mask arrays are bool (1
+// byte).
 
 #define GB_FULL_MASK 0xffffffffu
 #define GB_LONG_BLOCK 512  // threads of mxv_pull_long (a block per hub row)
@@ -32,9 +34,9 @@
 // unless x_full)
 // [+ sizeof(TD) matrix value if UL] [+ sizeof(TD) x value if UR]; out 1 + sizeof(TZ).
 // One flop (mult + add) per entry whose x(k) is present.
-template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR>
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI>
 __global__ void mxv_pull(const long long* __restrict__ indptr,
-                         const long long* __restrict__ indices,
+                         const TI* __restrict__ indices,
                          const TD* __restrict__ mvals, int m_iso,
                          const bool* __restrict__ xpres, int x_full,
                          const TD* __restrict__ xvals, int x_iso,
@@ -63,7 +65,7 @@ __global__ void mxv_pull(const long long* __restrict__ indptr,
       bool have = false;
       TZ t = ident;
       if (p < end) {
-        const long long k = indices[p];
+        const long long k = (long long)indices[p];
         if (x_full || xpres[k]) {
           TD a = TD(), b = TD();
           if constexpr (UL) a = m_iso ? mvals[0] : mvals[p];
@@ -115,9 +117,9 @@ __global__ void mxv_pull(const long long* __restrict__ indptr,
 // For `any` (is_any: first wins) the row is read chunk by chunk and stops at the first
 // chunk with a product, whose smallest position wins: the first product in row order, as
 // on the CPU. The terminal value stops the row (block-wide vote) as in mxv_pull.
-template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR>
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI>
 __global__ void mxv_pull_long(const long long* __restrict__ indptr,
-                              const long long* __restrict__ indices,
+                              const TI* __restrict__ indices,
                               const TD* __restrict__ mvals, int m_iso,
                               const bool* __restrict__ xpres, int x_full,
                               const TD* __restrict__ xvals, int x_iso,
@@ -161,7 +163,7 @@ __global__ void mxv_pull_long(const long long* __restrict__ indptr,
 #pragma unroll
         for (int u = 0; u < GB_LONG_UNROLL; ++u) {
           const long long p = base + (long long)u * blockDim.x + t;
-          kk[u] = p < end ? indices[p] : -1;
+          kk[u] = p < end ? (long long)indices[p] : -1;
         }
 #pragma unroll
         for (int u = 0; u < GB_LONG_UNROLL; ++u) pr[u] = kk[u] >= 0 && (x_full || xpres[kk[u]]);
