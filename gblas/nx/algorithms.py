@@ -47,8 +47,11 @@ def single_source_bellman_ford_path_length(G: GblasGraph, source: Any,  # noqa: 
         raise nx.NetworkXUnbounded("Negative cycle detected.") from err
     ids, d = dist.to_coo()
     if W.dtype.is_integer or W.dtype.is_bool:  # integer weights add up to integers
-        return dict(zip(G.labels(ids), d.astype(np.int64).tolist()))
-    return dict(zip(G.labels(ids), d.tolist()))
+        out = dict(zip(G.labels(ids), d.astype(np.int64).tolist()))
+    else:
+        out = dict(zip(G.labels(ids), d.tolist()))
+    out[source] = 0  # NetworkX's distance of the source is the int 0 whatever the weights
+    return out
 
 
 # ---------------------------------------------------------------- PageRank

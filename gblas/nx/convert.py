@@ -192,7 +192,7 @@ class GblasGraph:
 # ---------------------------------------------------------------------------- conversion
 def _edge_values(values: list[Any], attr: str) -> np.ndarray:
     """Attribute values as a numeric array; anything else is left to NetworkX."""
-    arr = np.asarray(values)
+    arr = np.asarray(values) if values else np.zeros(0, np.int64)
     if arr.dtype.kind == "b":
         arr = arr.astype(np.int64)
     if arr.dtype.kind not in "iuf":
