@@ -7,11 +7,13 @@ from __future__ import annotations
 import math
 import random
 from functools import partial
+from importlib.metadata import EntryPoint, entry_points
 
 import networkx as nx
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from nx_backend_registration import declared_entry_points
 
 import gblas.nx
 from gblas.nx import GblasGraph, dispatch_counts, from_networkx, to_networkx
@@ -308,6 +310,20 @@ def test_backend_info():
     for name in info["functions"]:
         assert hasattr(gblas.nx.backend_interface, name)
         assert name in nx.utils.backends._registered_algorithms  # a NetworkX function
+
+
+def test_entry_points():
+    """pyproject.toml declares both entry points; they load the backend and its info; an
+    installed gblas carries the same ones."""
+    declared = declared_entry_points()
+    assert declared == {"networkx.backends": "gblas.nx.interface:backend_interface",
+                        "networkx.backend_info": "gblas.nx.interface:get_info"}
+    for group, value in declared.items():
+        obj = EntryPoint(name="gblas", value=value, group=group).load()
+        assert obj is {"networkx.backends": gblas.nx.backend_interface,
+                       "networkx.backend_info": gblas.nx.get_info}[group]
+        installed = [ep.value for ep in entry_points(group=group, name="gblas")]
+        assert installed in ([], [value])  # [] only in a source tree (PYTHONPATH=.)
 
 
 # ---------------------------------------------------------------- device
