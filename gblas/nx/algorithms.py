@@ -16,7 +16,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from gblas import FP64, INT64, Matrix, Vector, monoid, select, semiring
+from gblas import FP64, INT64, Matrix, Vector, binary, monoid, select, semiring
 from gblas import algorithms as alg
 from gblas.exceptions import InvalidValue
 
@@ -152,10 +152,10 @@ def _triangle_rows(G: GblasGraph) -> tuple[Vector, Vector]:  # noqa: N803
     C(B.S) << B.mxm(B.T, semiring.plus_pair[INT64])
     t = Vector(INT64, n, device=dev)
     t << 0
-    t(monoid.plus) << C.reduce_rowwise(monoid.plus)
+    t(binary.plus) << C.reduce_rowwise(monoid.plus)
     d = Vector(INT64, n, device=dev)
     d << 0
-    d(monoid.plus) << B.out_degree()
+    d(binary.plus) << B.out_degree()
     return t, d
 
 
