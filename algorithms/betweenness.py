@@ -76,8 +76,13 @@ def _choose_sources(n: int, samples: Any, sources: Any, seed: Any) -> np.ndarray
     return np.asarray(random.Random(seed).sample(range(n), k), dtype=np.int64)
 
 
-def _dependencies(A: Matrix, AT: Any, src: np.ndarray) -> Vector:  # noqa: N803
-    """Σ over the sources ``src`` of the Brandes dependencies δ_s(v) (FP64, may be sparse)."""
+def _dependencies(A: Matrix, AT: Any, src: np.ndarray,  # noqa: N803
+                  endpoints: bool = False) -> Vector:
+    """Σ over the sources ``src`` of the Brandes dependencies δ_s(v) (FP64, may be sparse).
+
+    ``endpoints``: count the path ends too (NetworkX's ``endpoints=True``): every vertex
+    t ≠ s that s reaches gets δ_s(t) + 1, and s gets the number of other vertices it
+    reaches."""
     k, n = src.size, A.nrows
     dev = A.device
     rows = np.arange(k, dtype=np.int64)
@@ -93,22 +98,32 @@ def _dependencies(A: Matrix, AT: Any, src: np.ndarray) -> Vector:  # noqa: N803
         paths(frontier.S) << frontier  # Σ += F (disjoint patterns)
     # backward: B = 1 + δ on the reached pairs
     bc = paths.apply(unary.one[FP64]).new()
+    reached = bc.reduce_rowwise(monoid.plus).new() if endpoints else None  # s itself too
     for d in range(len(levels) - 1, 0, -1):
         w = bc.ewise_mult(paths, binary.truediv).new(mask=levels[d].S)
         w = w.mxm(AT, semiring.plus_first).new(mask=levels[d - 1].S)
         # B = 1 + σ·W on level d − 1 (each level is written once: B += W .* Σ there)
         bc(w.S) << w.ewise_mult(paths, binary.times).new().apply(binary.plus, right=1.0)
-    delta = bc.apply(binary.minus, right=1.0).new()
-    return delta.reduce_columnwise(monoid.plus).new()
+    if reached is None:
+        delta = bc.apply(binary.minus, right=1.0).new()
+        return delta.reduce_columnwise(monoid.plus).new()
+    # Σ_s of B = 1 + δ counts each reached t ≠ s as δ_s(t) + 1 already; the source's own
+    # entry counts 1 where it should count (reached_s − 1): add reached_s − 2 there
+    total = bc.reduce_columnwise(monoid.plus).new()
+    own = reached.to_coo(indices=False)[1] - 2.0
+    total(binary.plus) << Vector.from_coo(src, own, FP64, size=n, device=dev)
+    return total
 
 
 def betweenness_centrality(A: Matrix, *, samples: int | None = None,  # noqa: N803
                            sources: Any = None, seed: Any = 0, normalized: bool = True,
-                           directed: bool | None = None, batch_size: int = 64) -> Vector:
+                           directed: bool | None = None, endpoints: bool = False,
+                           batch_size: int = 64) -> Vector:
     """Shortest-path betweenness centrality of every vertex (FP64, all present).
 
-    Unweighted (A's structure; edge ``u → v`` is ``A[u, v]``); paths end points excluded,
-    as ``networkx.betweenness_centrality(G, normalized=normalized)``.
+    Unweighted (A's structure; edge ``u → v`` is ``A[u, v]``); path end points excluded
+    unless ``endpoints=True``, as ``networkx.betweenness_centrality(G,
+    normalized=normalized, endpoints=endpoints)``.
 
     - ``sources``: the source vertices to accumulate over (exact when they are all
       vertices); ``samples=k``: k distinct random sources drawn with ``seed``. A strict
@@ -120,9 +135,13 @@ def betweenness_centrality(A: Matrix, *, samples: int | None = None,  # noqa: N8
     - ``directed``: ``None`` reads a structurally symmetric A as undirected and any other A
       as directed; ``False`` reads A as undirected (the pattern of A ∪ Aᵀ); ``True`` reads
       A as directed even if it is symmetric (like a NetworkX DiGraph).
+    - ``endpoints``: count the source and the target of every path as on it; the number
+      of pairs is then n(n − 1), and a sample is rescaled by n/k for every vertex.
     - ``batch_size``: sources per batched BFS (rows of the frontier matrix).
     """
     check_graph(A)
+    if endpoints not in (True, False):
+        raise InvalidValue(f"endpoints must be True or False, got {endpoints!r}")
     if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) \
             or batch_size < 1:
         raise InvalidValue(f"batch_size must be a positive integer, got {batch_size!r}")
@@ -146,15 +165,16 @@ def betweenness_centrality(A: Matrix, *, samples: int | None = None,  # noqa: N8
         centrality[:] << 0.0
     for start in range(0, src_all.size, int(batch_size)):
         batch = src_all[start:start + int(batch_size)]
-        centrality(accum=binary.plus) << _dependencies(G, GT, batch)
+        centrality(accum=binary.plus) << _dependencies(G, GT, batch, bool(endpoints))
 
-    # rescale as networkx (endpoints=False): N = n - 1 pairs (s, t) per vertex v
-    big_n = n - 1
+    # rescale as networkx: N pairs (s, t) per vertex v, N = n − 1 without the end points
+    big_n = n if endpoints else n - 1
     if big_n < 2:
         return centrality
     correction = 1.0 if is_directed else 2.0
-    if chosen is None:
-        scale = 1.0 / (big_n * (big_n - 1)) if normalized else 1.0 / correction
+    if chosen is None or endpoints:
+        k_src = big_n if chosen is None else chosen.size
+        scale = 1.0 / (k_src * (big_n - 1)) if normalized else big_n / (k_src * correction)
         if scale != 1.0:
             centrality << centrality.apply(binary.times, right=scale)
         return centrality

@@ -20,6 +20,11 @@ What does not change between iterations is computed once, as LAGraph does: ``d /
 the product is ``w plus.first A``: A's values are never read and never copied. One
 iteration is an element-wise product, the vxm, two scalar accumulations, and the L1
 change (on a GPU: kernels only, and the one read of the change).
+
+NetworkX's options are Vectors here: a ``personalization`` p replaces the uniform jump
+``(1 − d)/n`` by ``(1 − d)·p``, and dangling vertices then spread their rank by p (or by a
+``dangling`` distribution) instead of uniformly, ``r' += d·(Σ_dangling r)·p``; ``nstart``
+replaces the uniform start.
 """
 
 from __future__ import annotations
@@ -29,13 +34,15 @@ import math
 import numpy as np
 
 from gblas import FP64, Matrix, Vector, binary, monoid, semiring, unary
-from gblas.exceptions import InvalidValue
+from gblas.exceptions import DeviceMismatch, DimensionMismatch, InvalidObject, InvalidValue
 
 from .bfs import check_graph
 
 
 def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N803
              max_iters: int = 100, weighted: bool = False,
+             personalization: Vector | None = None, nstart: Vector | None = None,
+             dangling: Vector | None = None,
              stats: dict[str, object] | None = None) -> Vector:
     """PageRank of every vertex (FP64, sums to 1) of the directed graph ``A``.
 
@@ -45,6 +52,14 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
     ``networkx.pagerank(G, weight="weight")``. Returns the last iterate when ``max_iters``
     is reached before convergence (NetworkX raises instead); ``stats`` (a dict) receives
     ``iterations``, ``error`` and ``converged``.
+
+    Optional Vectors of size n (absent entries are 0; each is divided by its sum, which must
+    not be 0), as ``networkx.pagerank``'s dicts of the same names:
+
+    - ``personalization``: where a random jump lands (default uniform);
+    - ``nstart``: the starting ranks (default uniform);
+    - ``dangling``: where the rank of a vertex without out-edges goes (default
+      ``personalization``, or uniform).
     """
     check_graph(A)
     try:
@@ -63,6 +78,11 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
     max_iters = int(max_iters)
     n = A.nrows
     dev = A.device
+    jump = _distribution(personalization, "personalization", n, dev)
+    start = _distribution(nstart, "nstart", n, dev)
+    spread = _distribution(dangling, "dangling", n, dev)
+    if spread is None:
+        spread = jump  # NetworkX: dangling vertices jump as the random surfer does
     rank = Vector(FP64, n, device=dev)
     if n == 0:
         return rank
@@ -84,14 +104,21 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
     scale = Vector(FP64, n, device=dev)
     scale << 0.0
     scale(binary.plus) << outw.apply(binary.truediv, left=damping)
-    teleport = (1.0 - damping) / n
+    # the random jump: the scalar (1 − d)/n everywhere, or (1 − d)·p for a personalization p
+    teleport: float | Vector = (1.0 - damping) / n
+    if jump is not None:
+        teleport = jump.apply(binary.times, right=1.0 - damping).new()
     sink = None
     if outw.nvals < n:
-        # a dangling vertex spreads d·r/n to every vertex: Σ r(sinks)·d/n is r ⋅ sink
+        # uniform: a dangling vertex spreads d·r/n to every vertex: Σ r(sinks)·d/n is r ⋅ sink;
+        # else d·r to the distribution ``spread``: (r ⋅ sink) · spread with sink = d there
         sink = Vector(FP64, n, device=dev)
-        sink(~outw.S) << damping / n
+        sink(~outw.S) << (damping / n if spread is None else damping)
 
-    rank << 1.0 / n
+    if start is None:
+        rank << 1.0 / n
+    else:
+        rank << start
     prev = Vector(FP64, n, device=dev)
     w = Vector(FP64, n, device=dev)
     err = math.inf
@@ -103,7 +130,11 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
         rank << w.vxm(W, sr)
         rank(binary.plus) << teleport
         if sink is not None:
-            rank(binary.plus) << prev.inner(sink, semiring.plus_times).new()
+            mass = prev.inner(sink, semiring.plus_times).new()
+            if spread is None:
+                rank(binary.plus) << mass
+            else:
+                rank(binary.plus) << spread.apply(binary.times, right=mass.value or 0.0)
         # the L1 change Σ |prev − rank|, in prev (its values are not needed any more)
         prev(binary.minus) << rank
         prev << prev.apply(unary.abs)
@@ -113,6 +144,29 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
     if stats is not None:
         stats.update(iterations=it, error=err, converged=err < n * tol)
     return rank
+
+
+def _distribution(x: Vector | None, what: str, n: int, dev: str) -> Vector | None:
+    """``x`` divided by its sum, as a full FP64 Vector on ``dev`` (absent entries 0)."""
+    if x is None:
+        return None
+    if not isinstance(x, Vector):
+        raise InvalidObject(f"{what} must be a gblas.Vector of size {n}, got "
+                            f"{type(x).__name__}")
+    if x.size != n:
+        raise DimensionMismatch(f"{what} has size {x.size} but the graph has {n} vertices; "
+                                "they must agree")
+    if x.device != dev:
+        raise DeviceMismatch(f"{what} is on {x.device} but the graph is on {dev}; move one "
+                             "with .to()")
+    xf = x if x.dtype == FP64 else x.dup(FP64)  # integer division would truncate
+    total = xf.reduce(monoid.plus).new().value or 0.0
+    if total == 0.0 or not math.isfinite(total):
+        raise InvalidValue(f"{what} must have a finite, nonzero sum, got {total}")
+    out = Vector(FP64, n, device=dev)
+    out << 0.0
+    out(binary.plus) << xf.apply(binary.truediv, right=total)
+    return out
 
 
 __all__ = ["pagerank"]

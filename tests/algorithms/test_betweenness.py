@@ -160,6 +160,22 @@ def test_samples_match_networkx_k_seed(g, normalized, data):
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9, equal_nan=True)
 
 
+@given(graphs(), st.booleans(), st.data())
+def test_endpoints_match_networkx(g, normalized, data):
+    """endpoints=True, exact and with a k-sample, as networkx counts and rescales it."""
+    n, pairs, directed = g
+    G, A = build(n, pairs, directed)
+    expected = nx.betweenness_centrality(G, normalized=normalized, endpoints=True)
+    got = bc(A, normalized=normalized, endpoints=True, batch_size=4)
+    np.testing.assert_allclose(got, as_array(expected, n), rtol=0, atol=1e-9)
+    k = data.draw(st.integers(1, n))
+    seed = data.draw(st.integers(0, 1000))
+    expected = nx.betweenness_centrality(G, k=k, normalized=normalized, endpoints=True,
+                                         seed=seed)
+    got = bc(A, samples=k, seed=seed, normalized=normalized, endpoints=True)
+    np.testing.assert_allclose(got, as_array(expected, n), rtol=0, atol=1e-9)
+
+
 def test_same_seed_same_sample():
     G, A = build(30, [(i, (3 * i + 1) % 30) for i in range(30)] + [(0, 15)], False)
     a = bc(A, samples=5, seed=11)
@@ -222,7 +238,7 @@ def test_errors():
     for kw in ({"samples": 0}, {"samples": 5}, {"samples": 2.5}, {"samples": True},
                {"samples": 2, "sources": [0]}, {"sources": []}, {"sources": [1, 1]},
                {"sources": [[0, 1]]}, {"sources": [0.5]}, {"batch_size": 0},
-               {"directed": "yes"}):
+               {"directed": "yes"}, {"endpoints": "yes"}, {"endpoints": None}):
         with pytest.raises(InvalidValue):
             betweenness_centrality(A, **kw)
     with pytest.raises(IndexOutOfBound):

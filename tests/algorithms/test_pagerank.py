@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from gblas import BOOL, FP64, INT64, Matrix
+from gblas import BOOL, FP64, INT64, Matrix, Vector
 from gblas.algorithms.pagerank import pagerank
 from gblas.exceptions import DimensionMismatch, InvalidObject, InvalidValue
 
@@ -66,6 +66,47 @@ def test_weighted_matches_networkx(g, data):
     # unweighted ignores the values: same as networkx with weight=None
     np.testing.assert_allclose(pagerank(A).to_dense(),
                                nx_vector(G, n, tol=1e-4, weight=None), rtol=0, atol=1e-9)
+
+
+def dist(d: dict, n: int, dtype=FP64) -> Vector:
+    return Vector.from_coo(list(d), list(d.values()), dtype, size=n)
+
+
+@given(graphs(), st.data())
+def test_personalization_nstart_dangling_match_networkx(g, data):
+    """The three optional distributions (each a sparse Vector: absent = 0), alone and
+    together, as networkx.pagerank's dicts."""
+    n, pairs, directed = g
+    G, A = build(n, pairs, directed)
+    weights = st.dictionaries(st.integers(0, n - 1), st.integers(1, 9), min_size=1)
+    chosen = data.draw(st.sets(st.sampled_from(["personalization", "nstart", "dangling"])))
+    kw = {name: data.draw(weights) for name in chosen}
+    try:
+        expected = nx_vector(G, n, tol=1e-10, **kw)
+    except nx.PowerIterationFailedConvergence:
+        assume(False)
+    # integer Vectors: the division by the sum is a float division
+    got = pagerank(A, tol=1e-10, **{k: dist(v, n, INT64) for k, v in kw.items()}).to_dense()
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
+
+
+def test_personalization_concentrates_the_jump():
+    """A personalization on one vertex of a graph without edges: all the rank is there."""
+    r = pagerank(Matrix(BOOL, 4, 4), personalization=dist({2: 5.0}, 4)).to_dense()
+    np.testing.assert_allclose(r, [0.0, 0.0, 1.0, 0.0], atol=1e-12)
+
+
+def test_distribution_errors():
+    A = Matrix.from_coo([0], [1], True, BOOL, nrows=3, ncols=3)
+    for name in ("personalization", "nstart", "dangling"):
+        with pytest.raises(DimensionMismatch, match=name):
+            pagerank(A, **{name: dist({0: 1.0}, 4)})
+        with pytest.raises(InvalidObject, match=name):
+            pagerank(A, **{name: {0: 1.0}})
+        with pytest.raises(InvalidValue, match="nonzero sum"):
+            pagerank(A, **{name: Vector(FP64, 3)})
+        with pytest.raises(InvalidValue, match="nonzero sum"):
+            pagerank(A, **{name: dist({0: 1.0, 1: -1.0}, 3)})
 
 
 # ---------------------------------------------------------------- edge cases
