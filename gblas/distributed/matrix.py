@@ -43,14 +43,14 @@ _LOCAL_INDEX = {"mxv": ("firsti",), "push": ("firstj", "secondi"), "pull": ("sec
 def _shift_positional(res: Any, sr: Any, form: str, lo: int) -> Any:
     """Shift a positional product's values from local to global row ids."""
     pos = sr.binaryop.positional
-    if not pos or pos not in _LOCAL_INDEX[form] or lo == 0:
+    if not pos or pos not in _LOCAL_INDEX[form]:
         return res
-    if sr.monoid.name not in ("any", "min", "max"):
+    if sr.monoid.name not in ("any", "min", "max"):  # raised for any P, one included
         raise NotImplementedForFormat(
             f"semiring {sr.name}: a positional multiply on a distributed matrix needs the "
             "monoid any, min or max (its indices are shifted to global ids after the "
             "local product)")
-    return res.apply(binary.plus, right=lo).new()
+    return res if lo == 0 else res.apply(binary.plus, right=lo).new()
 
 
 class DistMatrix:
@@ -255,7 +255,7 @@ def mxv_expr(A: DistMatrix, transposed: bool, x: Any, op: Any) -> DistExpression
     def local(mask: Any, desc: Any) -> Any:
         full = gather_full(x.local, lay, values=sr.uses_right, stats=lay.comm_stats)
         expr = A._rows(transposed).mxv(full, sr)
-        if sr.binaryop.positional in _LOCAL_INDEX["mxv"] and lay.lo:
+        if sr.binaryop.positional in _LOCAL_INDEX["mxv"]:
             return _shift_positional(expr.new(mask=mask, desc=desc), sr, "mxv", lay.lo)
         return expr
 

@@ -282,6 +282,8 @@ class DistVector:
     def to_coo(self, dtype: Any = None, *, indices: bool = True, values: bool = True,
                device: str = "cpu") -> tuple[Any, Any]:
         """(global indices, values) of every entry, on every process (gathered)."""
+        if isinstance(device, Layout):  # index arrays that stay distributed (FastSV's f[f])
+            raise _not_distributed("to_coo(device=<a Layout>) (distributed index lists)")
         return self.gather().to_coo(dtype, indices=indices, values=values, device=device)
 
     def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:
