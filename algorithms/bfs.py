@@ -34,7 +34,9 @@ from gblas.exceptions import DimensionMismatch, IndexOutOfBound, InvalidObject, 
 
 def check_graph(A: Any, source: Any = None) -> int:  # noqa: N803
     """Validate ``A`` (square Matrix) and ``source``; returns the source as an int."""
-    if not isinstance(A, Matrix):
+    # a distributed matrix (gblas.distributed.DistMatrix) has the API the algorithms use
+    if not isinstance(A, Matrix) and not getattr(getattr(A, "device", None), "distributed",
+                                                 False):
         raise InvalidObject(f"expected a gblas.Matrix adjacency matrix, got {type(A).__name__}")
     if A.nrows != A.ncols:
         raise DimensionMismatch(f"a graph's adjacency matrix must be square, got {A.shape}")

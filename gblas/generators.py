@@ -88,24 +88,31 @@ class _Keys:
             self.keys[self.m + s:self.m + s + k][loops] = _LOOP
 
     def matrix(self, device: Any) -> Matrix:
-        keys, n = self.keys, self.n
+        keys = self.keys
         self.keys = np.empty(0, dtype=np.uint64)
-        keys.sort()
-        end = int(np.searchsorted(keys, _LOOP))
-        if end:
-            first = np.empty(end, dtype=bool)
-            first[0] = True
-            np.not_equal(keys[1:end], keys[:end - 1], out=first[1:])
-            keys = keys[:end][first]
-            del first
-        else:
-            keys = keys[:0]
-        bounds = np.left_shift(np.arange(n + 1, dtype=np.uint64), self.sh)
-        indptr = np.searchsorted(keys, bounds).astype(np.int64)
-        np.bitwise_and(keys, np.uint64((1 << self.bits) - 1), out=keys)
-        dev = normalize_device(device)
-        csr = CSR(n, n, indptr, keys.view(np.int64), None, BOOL, True)
-        return Matrix._from_csr(csr.to(dev) if dev != "cpu" else csr, dev)
+        return csr_of_keys(keys, self.n, self.n, self.bits, device)
+
+
+def csr_of_keys(keys: np.ndarray, nrows: int, ncols: int, bits: int, device: Any) -> Matrix:
+    """The iso bool matrix of the keys ``(row << bits) | col`` (sorted here, in place;
+    duplicates and the keys of dropped self-loops removed)."""
+    keys.sort()
+    end = int(np.searchsorted(keys, _LOOP))
+    if end:
+        first = np.empty(end, dtype=bool)
+        first[0] = True
+        np.not_equal(keys[1:end], keys[:end - 1], out=first[1:])
+        keys = keys[:end][first]
+        del first
+    else:
+        keys = keys[:0]
+    sh = np.uint64(bits)
+    bounds = np.left_shift(np.arange(nrows + 1, dtype=np.uint64), sh)
+    indptr = np.searchsorted(keys, bounds).astype(np.int64)
+    np.bitwise_and(keys, np.uint64((1 << bits) - 1), out=keys)
+    dev = normalize_device(device)
+    csr = CSR(nrows, ncols, indptr, keys.view(np.int64), None, BOOL, True)
+    return Matrix._from_csr(csr.to(dev) if dev != "cpu" else csr, dev)
 
 
 def _symmetric(i: np.ndarray, j: np.ndarray, n: int, device: Any) -> Matrix:
@@ -144,13 +151,41 @@ def kronecker(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.1
     The result is made undirected, without self-loops and duplicate edges, so
     ``nvals`` is somewhat below ``2 * edge_factor * n``.
     """
+    scale, edge_factor = check_kronecker(scale, edge_factor, a, b, c, noise)
+    rng = _rng(seed)
+    n, m, t, perm = kronecker_setup(scale, edge_factor, a, b, c, noise, rng)
+    keys = _Keys(n, m)
+    bitgen = rng.bit_generator
+    with Progress(progress, m, f"kronecker scale {scale}") as bar:
+        i = np.empty(_CHUNK, dtype=perm.dtype)
+        j = np.empty(_CHUNK, dtype=perm.dtype)
+        u = np.empty(_CHUNK, dtype=np.uint32)
+        for s in range(0, m, _CHUNK):
+            k = min(_CHUNK, m - s)
+            kronecker_chunk(bitgen, t, i[:k], j[:k], u[:k])
+            keys.put(s, perm[i[:k]], perm[j[:k]])
+            bar.update(k)
+        out = keys.matrix(device)
+    return out
+
+
+def check_kronecker(scale: Any, edge_factor: Any, a: float, b: float, c: float,
+                    noise: float) -> tuple[int, int]:
+    """Validate kronecker()'s parameters; returns (scale, edge_factor) as ints."""
     scale, edge_factor = _check_scale(scale, edge_factor)
     d = 1.0 - a - b - c
     if min(a, b, c) < 0 or d < -1e-12:
         raise InvalidValue(f"a, b, c must be >= 0 with a + b + c <= 1, got {a}, {b}, {c}")
     if noise < 0 or (noise and noise > min((a + d) / 2, b, c)):
         raise InvalidValue(f"noise must be in [0, min((a+d)/2, b, c)], got {noise}")
-    rng = _rng(seed)
+    return scale, edge_factor
+
+
+def kronecker_setup(scale: int, edge_factor: int, a: float, b: float, c: float,
+                    noise: float, rng: np.random.Generator
+                    ) -> tuple[int, int, np.ndarray, np.ndarray]:
+    """(n, m, per-level uint32 thresholds, vertex permutation) of a Kronecker graph, drawn
+    from ``rng`` in kronecker()'s order (the level noise, then the permutation)."""
     n, m = 1 << scale, edge_factor << scale
     thr = _level_probs(a, b, c, noise, scale, rng)
     # thresholds on 32-bit uniforms u: quadrant a: u < t0, b: < t1, c: < t2, else d
@@ -159,35 +194,32 @@ def kronecker(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.1
         t[np.isclose(thr, 1.0)] = np.uint32(2**32 - 1)
     idt = np.uint32 if scale <= 32 else np.uint64
     perm = rng.permutation(n).astype(idt)
-    keys = _Keys(n, m)
-    bitgen = rng.bit_generator
-    with Progress(progress, m, f"kronecker scale {scale}") as bar:
-        lo32 = np.uint64(0xFFFFFFFF)
-        i = np.empty(_CHUNK, dtype=idt)
-        j = np.empty(_CHUNK, dtype=idt)
-        u = np.empty(_CHUNK, dtype=np.uint32)
-        for s in range(0, m, _CHUNK):
-            k = min(_CHUNK, m - s)
-            ik, jk, uk = i[:k], j[:k], u[:k]
-            ik[:] = 0
-            jk[:] = 0
-            for lev in range(scale):
-                if lev % 2 == 0:
-                    raw = bitgen.random_raw(k)
-                    np.bitwise_and(raw, lo32, out=uk, casting="unsafe")
-                else:
-                    np.right_shift(raw, np.uint64(32), out=uk, casting="unsafe")
-                t0, t1, t2 = t[lev]
-                ibit = uk >= t1
-                jbit = (uk >= t0) ^ ibit ^ (uk >= t2)
-                np.left_shift(ik, 1, out=ik)
-                np.bitwise_or(ik, ibit, out=ik)
-                np.left_shift(jk, 1, out=jk)
-                np.bitwise_or(jk, jbit, out=jk)
-            keys.put(s, perm[ik], perm[jk])
-            bar.update(k)
-        out = keys.matrix(device)
-    return out
+    return n, m, t, perm
+
+
+_LO32 = np.uint64(0xFFFFFFFF)
+
+
+def kronecker_chunk(bitgen: Any, t: np.ndarray, ik: np.ndarray, jk: np.ndarray,
+                    uk: np.ndarray) -> None:
+    """Draw ``ik.shape[0]`` edges (unpermuted ids, into ``ik``, ``jk``) from ``bitgen``:
+    one 32-bit uniform per level, two levels per 64-bit output."""
+    k = ik.shape[0]
+    ik[:] = 0
+    jk[:] = 0
+    for lev in range(t.shape[0]):
+        if lev % 2 == 0:
+            raw = bitgen.random_raw(k)
+            np.bitwise_and(raw, _LO32, out=uk, casting="unsafe")
+        else:
+            np.right_shift(raw, np.uint64(32), out=uk, casting="unsafe")
+        t0, t1, t2 = t[lev]
+        ibit = uk >= t1
+        jbit = (uk >= t0) ^ ibit ^ (uk >= t2)
+        np.left_shift(ik, 1, out=ik)
+        np.bitwise_or(ik, ibit, out=ik)
+        np.left_shift(jk, 1, out=jk)
+        np.bitwise_or(jk, jbit, out=jk)
 
 
 def urand(scale: int, edge_factor: int = 16, seed: int = 0, *, device: Any = None,

@@ -21,6 +21,15 @@ class Vector(Collection):
 
     ndim = 1
 
+    def __new__(cls, dtype: Any = FP64, size: int = 0, *, name: str | None = None,
+                device: Any = None) -> Any:
+        # a distributed placement (gblas.distributed's Layout, the device of a DistMatrix)
+        # makes its own vector: algorithms that write Vector(t, n, device=A.device) then run
+        # unchanged on a distributed matrix
+        if getattr(device, "distributed", False):
+            return device.new_vector(dtype, size, name=name)
+        return super().__new__(cls)
+
     def __init__(self, dtype: Any = FP64, size: int = 0, *, name: str | None = None,
                  device: str | None = None) -> None:
         if int(size) < 0:
@@ -52,6 +61,8 @@ class Vector(Collection):
     def from_dense(cls, values: Any, missing_value: Any = None, *, dtype: Any = None,
                    name: str | None = None, device: str | None = None) -> Vector:
         """Every element present, except those equal to ``missing_value``."""
+        if getattr(device, "distributed", False):  # a Layout: see __new__
+            return device.vector_from_dense(values, missing_value, dtype=dtype, name=name)
         arr = np.asarray(values.get() if hasattr(values, "get") else values)
         if arr.ndim != 1:
             raise DimensionMismatch(f"from_dense needs a 1-D array, got shape {arr.shape}")

@@ -1,0 +1,214 @@
+"""Graphs built in parts: no process ever holds the whole graph.
+
+* :func:`kronecker`: the Graph500 Kronecker generator of gblas.generators, with its edges
+  drawn in chunks of 2¹⁷, chunk c from its own stream ``PCG64(SeedSequence(seed,
+  spawn_key=(c,)))``. Process p draws a contiguous range of chunks and sends both
+  directions of every edge to the owner of its row (all-to-all, as the Graph500 reference
+  code does); owners sort, drop duplicates and self-loops. The graph is therefore the same
+  for every number of processes, and :func:`kronecker_serial` builds it in one process
+  (same chunks, same seeds). It is a different sample than ``generators.kronecker`` with
+  the same seed (whose edges come from one stream), of the same distribution.
+* :func:`mmread`: a Matrix Market ``coordinate`` file read in byte ranges, one per
+  process (cut at line ends), each parsed with gblas.io's parser and routed to its owners.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from .. import Matrix
+from ..exceptions import InvalidValue
+from ..generators import (
+    _CHUNK,
+    _LOOP,
+    _rng,
+    check_kronecker,
+    csr_of_keys,
+    kronecker_chunk,
+    kronecker_setup,
+)
+from .comm import Comm, world
+from .matrix import DistMatrix, from_edges
+from .partition import Layout
+
+_BATCH_CHUNKS = 32  # chunks drawn between two all-to-alls (bounds the memory in flight)
+
+
+def _chunk_edges(scale: int, edge_factor: int, a: float, b: float, c: float, seed: int,
+                 noise: float) -> Any:
+    """(n, number of chunks, edges): ``edges(chunks)`` gives the permuted edges (i, j) of
+    those chunks, concatenated."""
+    n, m, t, perm = kronecker_setup(scale, edge_factor, a, b, c, noise, _rng(seed))
+
+    def chunk_list(chunks: range) -> Any:
+        for ch in chunks:
+            k = min(_CHUNK, m - ch * _CHUNK)
+            bitgen = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(ch,)))
+            i = np.empty(k, dtype=perm.dtype)
+            j = np.empty(k, dtype=perm.dtype)
+            kronecker_chunk(bitgen, t, i, j, np.empty(k, dtype=np.uint32))
+            yield perm[i].astype(np.int64), perm[j].astype(np.int64)
+
+    def edges(chunks: range) -> tuple[np.ndarray, np.ndarray]:
+        parts = list(chunk_list(chunks))
+        if not parts:
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+    return n, -(-m // _CHUNK), edges
+
+
+def kronecker_serial(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
+                     c: float = 0.19, seed: int = 0, *, noise: float = 0.0,
+                     device: Any = None) -> Matrix:
+    """In one process, the graph :func:`kronecker` builds over any number of processes."""
+    scale, edge_factor = check_kronecker(scale, edge_factor, a, b, c, noise)
+    n, nchunks, edges = _chunk_edges(scale, edge_factor, a, b, c, seed, noise)
+    i, j = edges(range(nchunks))
+    return _local_block(np.concatenate([i, j]), np.concatenate([j, i]), 0, n, n, device)
+
+
+def _local_block(rows: np.ndarray, cols: np.ndarray, lo: int, nrows: int, n: int,
+                 device: Any) -> Matrix:
+    """The iso bool rows ``lo .. lo + nrows - 1`` of the simple graph of (rows, cols)
+    (duplicates and self-loops dropped), through the generators' key builder."""
+    bits = max(1, (n - 1).bit_length())
+    keys = np.empty(rows.shape[0], dtype=np.uint64)
+    np.left_shift((rows - lo).astype(np.uint64), np.uint64(bits), out=keys)
+    np.bitwise_or(keys, cols.astype(np.uint64), out=keys)
+    keys[rows == cols] = _LOOP
+    return csr_of_keys(keys, nrows, n, bits, device)
+
+
+def kronecker(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
+              c: float = 0.19, seed: int = 0, *, noise: float = 0.0,
+              comm: Comm | None = None, name: str | None = None) -> DistMatrix:
+    """The Kronecker graph of :func:`kronecker_serial`, generated in parts: each process
+    draws its share of the edge chunks and keeps only its rows (after all-to-alls)."""
+    from .exchange import route_entries  # noqa: PLC0415
+
+    scale, edge_factor = check_kronecker(scale, edge_factor, a, b, c, noise)
+    comm = world() if comm is None else comm
+    n, nchunks, edges = _chunk_edges(scale, edge_factor, a, b, c, seed, noise)
+    layout = Layout(comm, n)
+    first, last = (comm.rank * nchunks) // comm.size, ((comm.rank + 1) * nchunks) // comm.size
+    # every process runs the same number of batches (the all-to-all is collective)
+    nbatches = -(-max(-(-nchunks // comm.size), 1) // _BATCH_CHUNKS)
+    got_r: list[np.ndarray] = []
+    got_c: list[np.ndarray] = []
+    for bidx in range(nbatches):
+        lo = first + bidx * _BATCH_CHUNKS
+        i, j = edges(range(lo, min(lo + _BATCH_CHUNKS, last)))
+        keep = i != j
+        i, j = i[keep], j[keep]
+        r, cc, _ = route_entries(np.concatenate([i, j]), np.concatenate([j, i]), None, layout)
+        got_r.append(r)
+        got_c.append(cc)
+    local = _local_block(np.concatenate(got_r), np.concatenate(got_c), layout.lo,
+                         layout.n_local, layout.n, layout.local_device)
+    return DistMatrix(local, layout, name=name or f"kron{scale}", symmetric=True)
+
+
+# ------------------------------------------------------------------------ Matrix Market
+def mmread(path: str | os.PathLike[str], *, comm: Comm | None = None, dtype: Any = None,
+           dup_op: Any = None, name: str | None = None) -> DistMatrix:
+    """A square Matrix Market ``coordinate`` file as a DistMatrix, read in parts.
+
+    Each process reads one byte range of the data section (uncompressed files; a
+    compressed file is decompressed whole by every process, each then parsing its range),
+    parses it with gblas.io's parser and sends every entry to its row's owner. Fields,
+    symmetry (mirrored entries), duplicates (``dup_op``, default as gblas.io.mmread) and
+    errors (``FILE:LINE: ...``) follow :func:`gblas.io.mmread`.
+    """
+    from .. import io as gio  # noqa: PLC0415
+    from ..dtypes import BOOL, FP64, INT64, lookup_dtype  # noqa: PLC0415
+
+    comm = world() if comm is None else comm
+    fname = os.fspath(path)
+    with open(fname, "rb") as f:
+        compressed = f.read(2) in (b"\x1f\x8b", b"BZ", b"\xfd7")
+    if compressed:
+        data, _ = gio._read_bytes(fname)
+        total = len(data)
+    else:
+        total = os.path.getsize(fname)
+        with open(fname, "rb") as f:
+            data = f.read(min(total, 1 << 20))
+    fmt, field, sym, size, offset, first = _header(gio, data, fname, total, compressed)
+    if fmt != "coordinate":
+        raise InvalidValue(f"{fname}: distributed mmread reads 'coordinate' files, this one "
+                           f"is {fmt!r}; read it with gblas.io.mmread and distribute it")
+    nrows, ncols, nnz = size
+    if nrows != ncols:
+        raise InvalidValue(f"{fname}: a DistMatrix is square, the size line says "
+                           f"{nrows} x {ncols}")
+    # this process's bytes of the data section, cut at line ends
+    span = total - offset
+    start = offset + span * comm.rank // comm.size
+    stop = offset + span * (comm.rank + 1) // comm.size
+    body = _read_range(fname, data if compressed else None, start, stop, total, offset)
+    lines_before = comm.exscan(body.count(b"\n"))
+    pattern = field == "pattern"
+    integer = field in ("integer", "pattern")
+    ent = gio._parse_entries(body, ntok=2 if pattern else 3, nentries=None, integer=integer,
+                             name=fname, first_line=first + lines_before, int_cols=2)
+    got = int(comm.allreduce(int(ent.values.shape[0])))
+    if got != nnz:
+        raise InvalidValue(f"{fname}: the file holds {got} entries, but the size line "
+                           f"announces {nnz}")
+    a = ent.values
+    why = f"the size line says {nrows} x {ncols}"
+    gio._check_index(a[:, 0], 1, nrows, "row index", ent, fname, why)
+    gio._check_index(a[:, 1], 1, ncols, "column index", ent, fname, why)
+    r, c = a[:, 0].astype(np.int64) - 1, a[:, 1].astype(np.int64) - 1
+    vals: Any = True if pattern else a[:, 2].copy()
+    if sym != "general":
+        r, c, vals = gio._mirror(r, c, vals, negate=sym == "skew-symmetric")
+    out_dt = lookup_dtype(dtype) if dtype is not None else (
+        BOOL if pattern else INT64 if integer else FP64)
+    if not pattern:
+        vals = vals.astype(out_dt.np_type)
+    return from_edges(r, c, vals, Layout(comm, nrows), dtype=out_dt,
+                      dup_op=gio._dup(dup_op, pattern),
+                      symmetric=True if sym == "symmetric" else None, name=name)
+
+
+def _header(gio: Any, data: bytes, fname: str, total: int, compressed: bool) -> Any:
+    """gblas.io's header parser on the first MiB (the whole file when it is longer)."""
+    try:
+        return gio._mm_header(data, fname)
+    except InvalidValue:
+        if compressed or len(data) >= total:
+            raise
+        with open(fname, "rb") as f:
+            return gio._mm_header(f.read(), fname)
+
+
+def _read_range(fname: str, data: bytes | None, start: int, stop: int, total: int,
+                offset: int) -> bytes:
+    """The lines that start in [start, stop): a line belongs to the range its first byte is
+    in (the data section's first line starts at ``offset``)."""
+    def read(a: int, b: int) -> bytes:
+        if data is not None:
+            return data[a:b]
+        with open(fname, "rb") as f:
+            f.seek(a)
+            return f.read(b - a)
+
+    def line_start(pos: int) -> int:
+        if pos <= offset:
+            return offset
+        at = pos - 1  # a line starts at pos when the byte before it ends a line
+        while at < total:
+            block = read(at, min(at + (1 << 16), total))
+            k = block.find(b"\n")
+            if k >= 0:
+                return at + k + 1
+            at += len(block)
+        return total
+
+    a, b = line_start(start), line_start(stop)
+    return read(a, b) if b > a else b""

@@ -1,0 +1,173 @@
+"""gblas.distributed in one process (no MPI needed): the API, its errors, and the one-part
+results (equal to plain gblas)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gblas as gb
+import gblas.distributed as gd
+from gblas import INT64, binary, semiring
+from gblas.algorithms import bfs, connected_components, validate_bfs
+from gblas.algorithms.validate import BFSValidationError
+from gblas.exceptions import (
+    DimensionMismatch,
+    IndexOutOfBound,
+    InvalidObject,
+    InvalidValue,
+    NotImplementedForFormat,
+)
+
+
+@pytest.fixture(scope="module")
+def graph() -> tuple[gd.DistMatrix, gb.Matrix]:
+    comm = gd.local_comm()
+    return gd.kronecker(8, edge_factor=4, seed=2, comm=comm), \
+        gd.kronecker_serial(8, edge_factor=4, seed=2)
+
+
+def test_one_part_equals_serial_and_bfs(graph) -> None:
+    A, S = graph  # noqa: N806
+    assert A.gather().isequal(S) and A.nvals == S.nvals and A.shape == S.shape
+    assert A.is_symmetric() and A.layout.n_local == S.nrows
+    lv, pi = bfs(A, 5, parents=True)
+    assert isinstance(lv, gd.DistVector) and lv.device is A.layout
+    validate_bfs(S, 5, lv.gather(), pi.gather())
+    assert gd.validate_bfs(A, 5, lv, pi)
+
+
+def test_kronecker_parts_do_not_depend_on_the_chunking() -> None:
+    # the serial build is the same for any seed-compatible call; the sample differs from
+    # generators.kronecker (one stream) but has its size
+    S = gd.kronecker_serial(9, edge_factor=8, seed=1)  # noqa: N806
+    K = gb.generators.kronecker(9, edge_factor=8, seed=1)  # noqa: N806
+    assert S.is_symmetric() and not S.isequal(K)
+    assert abs(S.nvals - K.nvals) < 0.1 * K.nvals
+    with pytest.raises(InvalidValue, match="scale"):
+        gd.kronecker_serial(-1)
+
+
+def test_validate_rejects_wrong_results(graph) -> None:
+    A, S = graph  # noqa: N806
+    lv, pi = bfs(A, 0, parents=True)
+    bad = lv.dup()
+    far = int(np.flatnonzero(lv.to_dense(-1) == lv.to_dense(-1).max())[0])
+    bad[far] << 99
+    with pytest.raises(BFSValidationError, match="spans levels|no in-neighbour"):
+        gd.validate_bfs(A, 0, bad, None)
+    wrong = pi.dup()
+    child = int(np.flatnonzero(lv.to_dense(-1) == 2)[0])
+    wrong[child] << child  # not an edge (no self-loops) and not one level up
+    with pytest.raises(BFSValidationError, match="parent"):
+        gd.validate_bfs(A, 0, lv, wrong)
+    with pytest.raises(BFSValidationError, match="size"):
+        gd.validate_bfs(A, 0, gd.DistVector(INT64, gd.Layout(A.layout.comm, 3)))
+
+
+def test_vector_hook_makes_distributed_vectors(graph) -> None:
+    A, _ = graph  # noqa: N806
+    v = gb.Vector(INT64, A.nrows, device=A.device)
+    assert isinstance(v, gd.DistVector) and v.size == A.nrows and v.nvals == 0
+    f = gb.Vector.from_dense(np.arange(A.nrows), dtype=INT64, device=A.device)
+    assert isinstance(f, gd.DistVector) and f.nvals == A.nrows and f[7].value == 7
+    with pytest.raises(DimensionMismatch, match="layout"):
+        gb.Vector(INT64, A.nrows + 1, device=A.device)
+    assert type(gb.Vector(INT64, 4)) is gb.Vector  # ordinary vectors are untouched
+
+
+def test_errors(graph) -> None:
+    A, S = graph  # noqa: N806
+    lay = A.layout
+    other = gd.Layout(lay.comm, 10)
+    x = gd.DistVector(gb.FP64, lay)
+    y = gd.DistVector(gb.FP64, other)
+    with pytest.raises(InvalidObject, match="DistVector"):
+        A.mxv(gb.Vector(gb.FP64, A.nrows))
+    with pytest.raises(DimensionMismatch, match="same size and partition"):
+        A.mxv(y)
+    with pytest.raises(DimensionMismatch, match="mask"):
+        x(y.S) << 1.0
+    with pytest.raises(DimensionMismatch, match="partitioned differently"):
+        x << y
+    with pytest.raises(InvalidValue, match="replace"):
+        x(replace=True) << 1.0
+    with pytest.raises(InvalidObject, match="cannot assign"):
+        x << gb.Vector(gb.FP64, A.nrows)
+    with pytest.raises(NotImplementedForFormat, match="index list"):
+        x[[1, 2]]
+    with pytest.raises(NotImplementedForFormat, match="Matrix.mxm"):
+        A.mxm(A)
+    with pytest.raises(NotImplementedForFormat, match="transposing"):
+        x(desc=gb.Descriptor(transpose_first=True)) << A.mxv(x)
+    with pytest.raises(NotImplementedForFormat, match="monoid any, min or max"):
+        v = gd.DistVector(gb.BOOL, lay)
+        v[0] << True
+        v.vxm(gd.from_matrix(S, gd.Layout(lay.comm, S.nrows)), semiring.plus_secondi).new()
+    with pytest.raises(IndexOutOfBound):
+        x[A.nrows] << 1.0
+    with pytest.raises(IndexOutOfBound):
+        gd.from_edges([0, A.nrows], [1, 2], 1.0, lay)
+    with pytest.raises(DimensionMismatch, match="square"):
+        gd.from_matrix(gb.Matrix(gb.FP64, 3, 4), gd.Layout(lay.comm, 3))
+    with pytest.raises(DimensionMismatch, match="block must be"):
+        gd.DistMatrix(gb.Matrix(gb.BOOL, 2, 2), lay)
+    with pytest.raises(InvalidValue, match="alltoallv"):
+        lay.comm.alltoallv(np.zeros(2), [1, 1])
+    with pytest.raises(InvalidValue):
+        gd.BlockPartition(-1, 2)
+    # FastSV's scatter f[f] is not distributed: a clear error, not a wrong answer
+    with pytest.raises(NotImplementedForFormat, match="distributed index lists"):
+        connected_components(A)
+
+
+def test_exchange_picks_the_smaller_encoding(graph) -> None:
+    from gblas.distributed.exchange import gather_full  # noqa: PLC0415
+
+    A, _ = graph  # noqa: N806
+    lay = A.layout
+    for k, want in ((2, "sparse"), (200, "bitmap")):
+        v = gd.DistVector(INT64, lay)
+        for i in range(k):
+            v[i] << i
+        stats: dict = {}
+        full = gather_full(v.local, lay, stats=stats)
+        assert stats["encoding"] == want and full.isequal(v.local)
+
+
+def test_mmread_errors(tmp_path) -> None:
+    comm = gd.local_comm()
+    rect = tmp_path / "rect.mtx"
+    rect.write_text("%%MatrixMarket matrix coordinate pattern general\n3 4 1\n1 2\n")
+    with pytest.raises(InvalidValue, match="square"):
+        gd.mmread(rect, comm=comm)
+    short = tmp_path / "short.mtx"
+    short.write_text("%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 1.0\n2 3 2\n")
+    with pytest.raises(InvalidValue, match="announces 3"):
+        gd.mmread(short, comm=comm)
+    bad = tmp_path / "bad.mtx"
+    bad.write_text("%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.0\n9 3 2\n")
+    with pytest.raises(InvalidValue, match="bad.mtx:4: row index 9"):
+        gd.mmread(bad, comm=comm)
+    dense = tmp_path / "dense.mtx"
+    dense.write_text("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n")
+    with pytest.raises(InvalidValue, match="coordinate"):
+        gd.mmread(dense, comm=comm)
+    good = tmp_path / "good.mtx"
+    good.write_text("%%MatrixMarket matrix coordinate integer symmetric\n% c\n3 3 2\n"
+                    "2 1 5\n3 3 7\n")
+    A = gd.mmread(good, comm=comm)  # noqa: N806
+    assert A.gather().isequal(gb.io.mmread(good), check_dtype=True)
+    assert A.is_symmetric() and A.nvals == 3
+
+
+def test_sum_and_masks_on_one_part(graph) -> None:
+    A, S = graph  # noqa: N806
+    x = gb.Vector.from_dense(np.arange(A.nrows, dtype=float), device=A.device)
+    xs = gb.Vector.from_dense(np.arange(S.nrows, dtype=float))
+    y = A.mxv(x, semiring.plus_times).new()
+    assert y.gather().isclose(S.mxv(xs, semiring.plus_times).new())
+    y(x.V, binary.plus, replace=True) << x
+    ys = S.mxv(xs, semiring.plus_times).new()
+    ys(xs.V, binary.plus, replace=True) << xs
+    assert y.gather().isclose(ys) and y.nvals == ys.nvals

@@ -1,0 +1,66 @@
+"""gblas.distributed with one GPU per process: device buffers exchanged through NCCL.
+
+In one process: the NCCL communicator of one rank (every exchange still goes through
+NCCL). With two or more GPUs and mpiexec: ``mpiexec -n 2`` runs the BFS check of
+tests/distributed/mpi_check.py on ``cuda`` (one GPU per rank). Keep NCCL_NVLS_ENABLE=0.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import gblas as gb
+import gblas.distributed as gd
+from gblas.algorithms import bfs, validate_bfs
+
+os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
+
+
+def _nccl_comm() -> gd.Comm:
+    pytest.importorskip("cupy.cuda.nccl", reason="CuPy was built without NCCL")
+    return gd.local_comm("cuda:0")
+
+
+def test_single_rank_nccl_collectives() -> None:
+    import cupy as cp  # noqa: PLC0415
+
+    comm = _nccl_comm()
+    a = cp.arange(10, dtype=cp.int64)
+    assert (comm.allreduce_array(a, "sum") == a).all()
+    out, counts = comm.allgatherv(a[:7])
+    assert counts == [7] and (out == a[:7]).all()
+    out, counts = comm.alltoallv(a, [10])
+    assert counts == [10] and (out == a).all()
+
+
+def test_bfs_on_device_equals_cpu() -> None:
+    comm = _nccl_comm()
+    A = gd.kronecker(12, comm=comm)  # noqa: N806
+    S = gd.kronecker_serial(12)  # noqa: N806
+    assert A.local.device == "cuda:0"
+    for direction in ("auto", "push", "pull"):
+        lv, pi = bfs(A, 1, parents=True, direction=direction)
+        assert lv.local.device == "cuda:0"
+        with gb.config.override(bfs_cpu="ops"):
+            rl, rp = bfs(S, 1, parents=True, direction=direction)
+        assert lv.gather().to("cpu").isequal(rl) and pi.gather().to("cpu").isequal(rp)
+        gd.validate_bfs(A, 1, lv, pi)
+        validate_bfs(S, 1, lv.gather().to("cpu"), pi.gather().to("cpu"))
+
+
+def test_two_gpus_two_processes() -> None:
+    import importlib.util  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    import cupy as cp  # noqa: PLC0415
+
+    path = Path(__file__).resolve().parents[1] / "distributed" / "test_mpi.py"
+    spec = importlib.util.spec_from_file_location("gblas_test_mpi", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    if cp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs 2 GPUs (one per process)")
+    _nccl_comm()
+    mod.launch(2, "bfs", "-", "cuda")
