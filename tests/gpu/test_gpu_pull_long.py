@@ -35,10 +35,11 @@ def _hub_matrix(rng: np.random.Generator, n: int, dtype: Any) -> Matrix:
 @pytest.mark.parametrize("mask", ["none", "S", "~S"])
 def test_hub_rows_match_cpu(sr: str, mask: str, wide: bool,
                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both index widths of the pull (int32 copies; int64 for nnz or ncols >= 2**31, forced
-    here by a representation that reports no 32-bit copy)."""
-    if wide:
-        monkeypatch.setattr(CSR, "indices32", lambda self: None)
+    """Both index widths of the pull, forced here: int32 copies (made from a matrix's second
+    pull on), int64 (a representation that reports no 32-bit copy: nnz or ncols >= 2**31)."""
+    narrow = CSR.indices32
+    monkeypatch.setattr(CSR, "indices32", (lambda self, min_uses=1: None) if wide else
+                        (lambda self, min_uses=1: narrow(self)))
     rng = np.random.default_rng(11)
     n = 8 * LONG_ROW
     dtype = np.bool_ if sr == "lor_land" else np.float64

@@ -466,10 +466,12 @@ def test_builtin_kernels_are_cached_on_disk(tmp_path: Path) -> None:
 
 
 def test_indices32_copy_is_kept_and_refused_when_too_wide() -> None:
-    """CSR.indices32: an int32 copy equal to the indices, made once; None when a column
-    index could exceed int32 (the GPU pull then reads the int64 indices)."""
+    """CSR.indices32: an int32 copy equal to the indices, made once (on the min_uses-th
+    request); None when a column index could exceed int32 (the GPU pull then reads the
+    int64 indices)."""
     csr = CSR(3, 5, np.array([0, 2, 2, 4]), np.array([0, 4, 1, 3]), None, BOOL, iso=True)
-    narrow = csr.indices32()
+    assert csr.indices32(min_uses=2) is None  # asked once: no copy yet
+    narrow = csr.indices32(min_uses=2)
     assert narrow.dtype == np.int32 and np.array_equal(narrow, csr.indices)
     assert csr.indices32() is narrow
     wide = CSR(3, 2**31, np.array([0, 1, 1, 1]), np.array([2**31 - 1]), None, BOOL, iso=True)

@@ -44,14 +44,19 @@ class CSR:
             return self.values
         return self.xp.full(self.nnz, self.iso, dtype=self.dtype.np_type)
 
-    def indices32(self) -> Any | None:
-        """The column indices as int32 when they fit (ncols and nnz below 2**31), else None;
-        made on first use and kept on this representation, whose arrays are not changed in
-        place. The GPU pull reads these: half the bytes of the largest array it streams."""
-        if "_indices32" not in self.__dict__:
+    def indices32(self, min_uses: int = 1) -> Any | None:
+        """The column indices as int32 when they fit (ncols and nnz below 2**31), made once
+        the caller has asked ``min_uses`` times (a matrix read once pays no copy) and kept
+        on this representation, whose arrays are not changed in place; else None. The GPU
+        pull reads these: half the bytes of the largest array it streams."""
+        d = self.__dict__
+        if "_indices32" not in d:
+            d["_indices32_asked"] = asked = d.get("_indices32_asked", 0) + 1
+            if asked < min_uses:
+                return None
             fits = self.ncols < 2**31 and self.nnz < 2**31
-            self.__dict__["_indices32"] = self.indices.astype(np.int32) if fits else None
-        return self.__dict__["_indices32"]
+            d["_indices32"] = self.indices.astype(np.int32) if fits else None
+        return d["_indices32"]
 
     def row_ids(self) -> Any:
         """Row index of every stored entry (COO rows)."""

@@ -127,7 +127,9 @@ def mxv_pull(call: MxvCall) -> VecData:
         pres = cp.empty(n, dtype=np.bool_)
         vals = cp.empty(n, dtype=out)
         count = cp.zeros(1, dtype=np.uint64)
-        indices = csr.indices32()
+        # 32-bit indices from a representation's second pull on (a copy costs more than
+        # one product saves: CC's pattern matrix, built per call, pulled a few times)
+        indices = csr.indices32(min_uses=2)
         if indices is None:
             indices = csr.indices
         expr = _pull_expr(int(ks.mult_op), int(ks.add_op), dom, out, ul, ur, indices.dtype)
