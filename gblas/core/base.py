@@ -19,19 +19,12 @@ def auto_name(prefix: str) -> str:
     return f"{prefix}_{next(_names)}"
 
 
-class Collection:
-    """Base of Vector and Matrix."""
+class Writable:
+    """The output side of GraphBLAS: masks ``.S``/``.V``, ``out(mask, accum, replace)`` and
+    ``<<``, for any class whose ``_updater`` makes the updater (core's :class:`Updater`;
+    gblas.distributed gives its vectors their own)."""
 
-    ndim: int = 0
-    _name: str
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @name.setter
-    def name(self, value: str) -> None:
-        self._name = str(value)
+    _updater: Any = Updater
 
     @property
     def S(self) -> Mask:  # noqa: N802 - GraphBLAS name
@@ -44,20 +37,35 @@ class Collection:
         return Mask(self, structure=False)
 
     def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False,
-                 desc: Descriptor | None = None) -> Updater:
+                 desc: Descriptor | None = None) -> Any:
         """``out(mask, accum, replace=...)`` — the output side of ``<<``."""
         mask, accum = parse_call_args(args, mask, accum)
-        return Updater(self, mask, accum, replace, desc)
+        return self._updater(self, mask, accum, replace, desc)
 
     def __lshift__(self, rhs: Any) -> None:
-        Updater(self).update(rhs)
+        self._updater(self).update(rhs)
 
     def update(self, rhs: Any) -> None:
-        Updater(self).update(rhs)
+        self._updater(self).update(rhs)
 
     def __ilshift__(self, rhs: Any) -> Any:
-        Updater(self).update(rhs)
+        self._updater(self).update(rhs)
         return self
+
+
+class Collection(Writable):
+    """Base of Vector and Matrix."""
+
+    ndim: int = 0
+    _name: str
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self._name = str(value)
 
     def _as_expression(self) -> Expression:
         """The identity expression (``out << v`` copies v through the mask/accum)."""

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from .. import Scalar, Vector
-from ..core.base import auto_name
+from ..core.base import Writable, auto_name
 from ..core.descriptor import Descriptor, as_descriptor
-from ..core.expr import _is_scalar_like, parse_call_args
+from ..core.expr import _is_scalar_like
 from ..core.mask import Mask
 from ..dtypes import FP64, DataType, lookup_dtype
 from ..exceptions import (
@@ -181,10 +181,11 @@ def _same_layout(a: Any, b: Any, what: str) -> None:
                                 f"{a.layout.n} vs {b.layout}, size {b.layout.n})")
 
 
-class DistVector:
+class DistVector(Writable):
     """A vector of ``layout.n`` elements, each process holding its block as ``.local``."""
 
     ndim = 1
+    _updater = DistUpdater
 
     def __init__(self, dtype: Any = FP64, layout: Layout | None = None, *,
                  name: str | None = None) -> None:
@@ -225,25 +226,6 @@ class DistVector:
 
     def __len__(self) -> int:
         return self.size
-
-    @property
-    def S(self) -> Mask:  # noqa: N802 - GraphBLAS name
-        return Mask(self, structure=True)
-
-    @property
-    def V(self) -> Mask:  # noqa: N802 - GraphBLAS name
-        return Mask(self, structure=False)
-
-    def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False,
-                 desc: Descriptor | None = None) -> DistUpdater:
-        mask, accum = parse_call_args(args, mask, accum)
-        return DistUpdater(self, mask, accum, replace, desc)
-
-    def __lshift__(self, rhs: Any) -> None:
-        DistUpdater(self).update(rhs)
-
-    def update(self, rhs: Any) -> None:
-        DistUpdater(self).update(rhs)
 
     def __bool__(self) -> bool:
         raise InvalidValue("the truth value of a DistVector is ambiguous; use .nvals")
