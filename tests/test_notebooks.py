@@ -2,13 +2,13 @@
 
 The notebooks are stored with their outputs, so that they read well on GitHub
 (``scripts/run_notebooks.py`` executes and stores them). Each test executes a copy of one
-notebook in a fresh ``python3`` kernel whose working directory is the notebook's folder, with
-the repository root first on the kernel's PYTHONPATH so that a source checkout works without
-installing gblas. A cell that raises fails the test. The stored notebook must be the record of
-a clean run (every code cell executed once, in order; no error output), and each cell's stored
-outputs must be of the kinds the fresh run gives: the same output streams and the same
-figures and MIME types. Numbers and timings may differ between runs, machines, and with or
-without the real graphs; stderr (progress bars, warnings) is not compared.
+notebook in a fresh ``python3`` kernel whose working directory is the notebook's folder and
+which imports the same gblas as the tests (a source checkout works without installing it).
+A cell that raises fails the test. The stored notebook must be the record of a clean run
+(every code cell executed once, in order; no error output), and each cell's stored outputs
+must be of the kinds the fresh run gives: the same output streams and the same figures and
+MIME types. Numbers and timings may differ between runs, machines, and with or without the
+real graphs; stderr (progress bars, warnings) is not compared.
 """
 
 from __future__ import annotations
@@ -34,9 +34,15 @@ MAX_TOTAL_BYTES = 400 * 1024  # all of them: the repository should not bloat
 
 @pytest.fixture
 def kernel_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The kernel inherits os.environ: put the checkout first on its PYTHONPATH."""
-    old = os.environ.get("PYTHONPATH")
-    monkeypatch.setenv("PYTHONPATH", str(ROOT) + (os.pathsep + old if old else ""))
+    """The kernel (same interpreter, inherits os.environ) imports the gblas that these tests
+    import: the checkout's, put first on its PYTHONPATH, when that is the one; else the
+    installed package (CI tests the installed package, whose Numba cache the rest of the
+    suite has filled)."""
+    import gblas  # noqa: PLC0415
+
+    if Path(gblas.__file__).resolve().parent == ROOT / "gblas":
+        old = os.environ.get("PYTHONPATH")
+        monkeypatch.setenv("PYTHONPATH", str(ROOT) + (os.pathsep + old if old else ""))
 
 
 def output_kinds(cell: Any) -> tuple[list[str], list[str]]:
