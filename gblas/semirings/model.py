@@ -460,9 +460,9 @@ def call_operator(op: BinaryOp | Monoid, left: Any, right: Any, left_default: An
     if infix is not None and right is None:
         method, a, b = infix
         return getattr(a, method)(b, op)
-    if getattr(left, "ndim", 0) in (1, 2):
+    if getattr(left, "ndim", 0) in (1, 2) and right is not None:
         return left.apply(op, right=right)
-    if getattr(right, "ndim", 0) in (1, 2):
+    if getattr(right, "ndim", 0) in (1, 2) and left is not None:
         return right.apply(op, left=left)
     raise InvalidObject_(
         f"{op!r}(...) takes an infix expression ({op!r}(x | y), {op!r}(x & y)) or a Vector or "
