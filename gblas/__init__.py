@@ -41,9 +41,7 @@ from .semirings import (
     semiring,
     unary,
 )
-from .semirings.lookup import op
-
-indexunary = select
+from .semirings.lookup import indexunary, op
 
 
 def _map_source_tree_algorithms() -> None:

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from ..exceptions import DomainMismatch
-from .model import Semiring, binary, monoid, select
+from .model import IndexUnaryOp, Semiring, binary, monoid, select
 from .model import semiring as semiring_ns
 from .model import unary as unary_ns
 
@@ -90,5 +91,53 @@ class OperatorNamespace:
 
 op = OperatorNamespace()
 
-__all__ = ["from_string", "op", "OperatorNamespace", "BINARY_SYMBOLS", "MONOID_SYMBOLS",
-           "UNARY_SYMBOLS"]
+
+class _ApplyingIndexUnaryOp(IndexUnaryOp):
+    """An index-unary operator reached through ``gblas.indexunary``: calling it applies
+    (``indexunary.tril(A)`` gives A's entries as True/False), where the same operator
+    reached through ``gblas.select`` selects, as in python-graphblas."""
+
+    def __call__(self, obj: Any, thunk: Any = None) -> Any:
+        return obj.apply(self, right=thunk)
+
+    def __repr__(self) -> str:
+        return f"indexunary.{self.name}"
+
+
+class IndexUnaryNamespace:
+    """``gblas.indexunary``: the operators of ``gblas.select`` (built-in and registered),
+    whose call form is apply rather than select."""
+
+    def __init__(self) -> None:
+        self._wrapped: dict[int, IndexUnaryOp] = {}
+
+    def __getattr__(self, name: str) -> IndexUnaryOp:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        base = getattr(select, name)
+        key = id(base)
+        if key not in self._wrapped:
+            self._wrapped[key] = _ApplyingIndexUnaryOp(
+                **{f.name: getattr(base, f.name) for f in fields(base)})
+        return self._wrapped[key]
+
+    def __getitem__(self, name: str) -> IndexUnaryOp:
+        try:
+            return getattr(self, name)
+        except AttributeError as e:
+            raise KeyError(str(e)) from None
+
+    def __contains__(self, name: str) -> bool:
+        return name in select
+
+    def __dir__(self) -> list[str]:
+        return dir(select)
+
+    def __repr__(self) -> str:
+        return "<gblas.indexunary: the select operators, applied when called>"
+
+
+indexunary = IndexUnaryNamespace()
+
+__all__ = ["from_string", "op", "indexunary", "OperatorNamespace", "IndexUnaryNamespace",
+           "BINARY_SYMBOLS", "MONOID_SYMBOLS", "UNARY_SYMBOLS"]

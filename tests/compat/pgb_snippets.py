@@ -1072,6 +1072,13 @@ def apply_indexunary(gb):
 
 
 @snippet
+def indexunary_call_applies(gb):
+    A = mat_a(gb)
+    return (out(gb.indexunary.tril(A).new()), out(gb.select.tril(A).new()),
+            out(A.select(gb.indexunary.triu).new()))
+
+
+@snippet
 def apply_typed_op(gb):
     return out(vec_f(gb).apply(gb.unary.identity[int]).new())
 
@@ -1850,6 +1857,11 @@ def mask_bare_collection(gb):
     C = _c(gb)
     C(_m(gb)) << _t(gb)  # python-graphblas reads a bare collection as its value mask
     return out(C)
+
+
+@unsupported("EmptyObject", "empty")
+def reduce_empty_not_allowed(gb):
+    return gb.Vector(int, 3).reduce(allow_empty=False).new().value
 
 
 @unsupported("AttributeError", "apply")
