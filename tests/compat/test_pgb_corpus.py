@@ -1,7 +1,8 @@
-"""The python-graphblas snippet corpus (pgb_snippets.py) runs on python-graphblas and on
-gblas, unchanged but for the module passed in, and both give the same results: ints and
-bools exactly, floats closely, the same GraphBLAS dtype names. The snippets gblas does not
-support (docs/compat.md) must run on python-graphblas and raise a clear error in gblas."""
+"""The python-graphblas snippet corpus (pgb_corpus.py, snippets_*.py) runs on
+python-graphblas and on gblas, unchanged but for the module passed in, and both give the
+same results: ints and bools exactly, floats closely, the same GraphBLAS dtype names. The
+snippets gblas does not support (docs/compat.md) must run on python-graphblas and raise a
+clear error in gblas."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pgb_snippets import RAISES, SNIPPETS, UNSUPPORTED  # noqa: I001 - on sys.path
+import snippets_collections  # noqa: F401 - each module registers its snippets
+import snippets_operations  # noqa: F401
+import snippets_programs_errors  # noqa: F401
+import snippets_reduce_masks  # noqa: F401
+from pgb_corpus import RAISES, SNIPPETS, UNSUPPORTED
 
 import gblas
 
