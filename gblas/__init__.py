@@ -10,9 +10,10 @@ import sys as _sys
 from pathlib import Path as _Path
 
 from . import _config as config
-from . import cuda, dtypes, exceptions, generators, io
+from . import agg, cuda, dtypes, exceptions, generators, io
 from ._device import cuda_available
 from .core import Descriptor, Expression, Mask, Matrix, Scalar, TransposedMatrix, Vector
+from .core.base import replace
 from .dtypes import (
     BOOL,
     FP32,
@@ -40,8 +41,7 @@ from .semirings import (
     semiring,
     unary,
 )
-
-indexunary = select
+from .semirings.lookup import indexunary, op
 
 
 def _map_source_tree_algorithms() -> None:
@@ -73,5 +73,5 @@ __all__ = [
     "Matrix", "Scalar", "TransposedMatrix", "Vector", "BOOL", "FP32", "FP64", "INT8",
     "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64", "last_plan",
     "BinaryOp", "IndexUnaryOp", "Monoid", "Semiring", "UnaryOp", "binary", "families",
-    "monoid", "select", "indexunary", "semiring", "unary",
+    "monoid", "select", "indexunary", "semiring", "unary", "agg", "op", "replace",
 ]

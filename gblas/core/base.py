@@ -19,6 +19,18 @@ def auto_name(prefix: str) -> str:
     return f"{prefix}_{next(_names)}"
 
 
+class _Replace:
+    """``gblas.replace``: python-graphblas's positional spelling of ``replace=True``,
+    as in ``C(M.S, replace) << expr``."""
+
+    def __repr__(self) -> str:
+        return "replace"
+
+
+replace = _Replace()
+_REPLACE = replace  # (Collection.__call__'s keyword argument shadows the name)
+
+
 class Writable:
     """The output side of GraphBLAS: masks ``.S``/``.V``, ``out(mask, accum, replace)`` and
     ``<<``, for any class whose ``_updater`` makes the updater (core's :class:`Updater`;
@@ -39,6 +51,9 @@ class Writable:
     def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False,
                  desc: Descriptor | None = None) -> Any:
         """``out(mask, accum, replace=...)`` — the output side of ``<<``."""
+        if any(a is _REPLACE for a in args):  # out(mask, replace): the positional form
+            args = tuple(a for a in args if a is not _REPLACE)
+            replace = True
         mask, accum = parse_call_args(args, mask, accum)
         return self._updater(self, mask, accum, replace, desc)
 

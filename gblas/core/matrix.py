@@ -14,12 +14,14 @@ from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp
 from ._lazy import ops
 from .base import Collection, auto_name, index_array, is_scalar_index, normalize_index
 from .expr import Expression, Result
+from .infix import InfixMethods
+from .op_args import apply_op, ewise_op, reduce_op
 
 if TYPE_CHECKING:
     from .vector import Vector
 
 
-class MatrixLike(Collection):
+class MatrixLike(InfixMethods, Collection):
     """Read-side API shared by Matrix and its transposed view ``A.T``."""
 
     ndim = 2
@@ -39,35 +41,67 @@ class MatrixLike(Collection):
     def __matmul__(self, other: Any) -> Expression:
         from .vector import Vector  # noqa: PLC0415
 
-        return self.mxv(other) if isinstance(other, Vector) else self.mxm(other)
+        method = "mxv" if isinstance(other, Vector) else "mxm"
+        e = getattr(self, method)(other)
+        e._matmul = (method, self, other)  # semiring.min_plus(A @ B) reruns it
+        return e
 
     def ewise_add(self, other: Any, op: Any = None) -> Expression:
-        return ops.ewise.ewise_expr("ewise_add", self, other, op)
+        return ops.ewise.ewise_expr("ewise_add", self, other, ewise_op(op, "ewise_add"))
 
     def ewise_mult(self, other: Any, op: Any = None) -> Expression:
-        return ops.ewise.ewise_expr("ewise_mult", self, other, op)
+        return ops.ewise.ewise_expr("ewise_mult", self, other, ewise_op(op, "ewise_mult"))
 
-    def apply(self, op: UnaryOp | BinaryOp | IndexUnaryOp | Monoid, right: Any = None, *,
-              left: Any = None) -> Expression:
-        return ops.apply.apply_expr(self, op, left=left, right=right)
+    def ewise_union(self, other: Any, op: Any, left_default: Any,
+                    right_default: Any) -> Expression:
+        """Union with op everywhere: op(a, right_default) where only self has an entry,
+        op(left_default, b) where only ``other`` has one (GxB_eWiseUnion)."""
+        return ops.compose.ewise_union_expr(self, other, ewise_op(op, "ewise_union"), left_default,
+                                right_default)
+
+    def kronecker(self, other: Any, op: Any = None) -> Expression:
+        """Kronecker product with op (default times)."""
+        return ops.compose.kronecker_expr(self, other, ewise_op(op, "kronecker"))
+
+    def power(self, n: int, op: Semiring | str | None = None) -> Expression:
+        """A ⊕.⊗ A ⊕.⊗ ... with n >= 1 factors (default plus_times)."""
+        return ops.compose.power_expr(self, n, op)
+
+    def diag(self, k: int = 0) -> Vector:
+        """The k-th diagonal as a Vector (k > 0 above the main diagonal, k < 0 below)."""
+        return ops.compose.matrix_diag(self, k)
+
+    def apply(self, op: UnaryOp | BinaryOp | IndexUnaryOp | Monoid | str, right: Any = None,
+              *, left: Any = None) -> Expression:
+        return ops.apply.apply_expr(self, apply_op(op, left, right), left=left, right=right)
 
     def select(self, op: IndexUnaryOp | str, thunk: Any = None) -> Expression:
         """Keep entries where op(x, i, j, thunk) holds: tril, triu, diag, offdiag, ``">"``..."""
         return ops.select.select_expr(self, op, thunk)
 
-    def reduce_rowwise(self, op: Monoid | BinaryOp | None = None) -> Expression:
+    def reduce_rowwise(self, op: Any = None) -> Expression:
+        """Reduce each row with a Monoid (default plus) or an Aggregator (gb.agg)."""
+        op = reduce_op(op, "reduce_rowwise")
+        if hasattr(op, "_reduce"):
+            return op._reduce(self, "rows")
         return ops.reduce.reduce_matrix_expr(self, op, "rows")
 
-    def reduce_columnwise(self, op: Monoid | BinaryOp | None = None) -> Expression:
+    def reduce_columnwise(self, op: Any = None) -> Expression:
+        """Reduce each column with a Monoid (default plus) or an Aggregator (gb.agg)."""
+        op = reduce_op(op, "reduce_columnwise")
+        if hasattr(op, "_reduce"):
+            return op._reduce(self, "columns")
         return ops.reduce.reduce_matrix_expr(self, op, "columns")
 
-    def reduce_scalar(self, op: Monoid | BinaryOp | None = None, *,
-                      allow_empty: bool = True) -> Expression:
+    def reduce_scalar(self, op: Any = None, *, allow_empty: bool = True) -> Expression:
+        op = reduce_op(op, "reduce_scalar")
+        if hasattr(op, "_reduce"):
+            return op._reduce(self, "scalar")
         return ops.reduce.reduce_matrix_expr(self, op, "scalar")
 
     def to_coo(self, dtype: Any = None, *, rows: bool = True, columns: bool = True,
-               values: bool = True) -> tuple[Any, Any, Any]:
-        """(rows, cols, values) as NumPy arrays, sorted row-major."""
+               values: bool = True, sort: bool = True) -> tuple[Any, Any, Any]:
+        """(rows, cols, values) as NumPy arrays, sorted row-major (whatever ``sort``)."""
         csr = self._csr()
         r, c = move_array(csr.row_ids(), "cpu"), move_array(csr.indices, "cpu")
         v = move_array(csr.full_values(), "cpu")
@@ -84,6 +118,38 @@ class MatrixLike(Collection):
             v = v.astype(lookup_dtype(dtype).np_type)
         return (move_array(csr.indptr, "cpu").copy(), move_array(csr.indices, "cpu").copy(),
                 v.copy())
+
+    def to_csc(self, dtype: Any = None) -> tuple[Any, Any, Any]:
+        """(indptr, row_indices, values) as NumPy arrays."""
+        return self.T.to_csr(dtype)
+
+    def to_dicts(self, order: str = "rowwise") -> dict[int, dict[int, Any]]:
+        """``{row: {column: value}}`` (``order="columnwise"``: ``{column: {row: value}}``)."""
+        if order not in ("rowwise", "columnwise"):
+            raise InvalidValue(f"order must be 'rowwise' or 'columnwise', got {order!r}")
+        r, c, v = (self if order == "rowwise" else self.T).to_coo()
+        out: dict[int, dict[int, Any]] = {}
+        for i, j, x in zip(r.tolist(), c.tolist(), v.tolist()):
+            out.setdefault(i, {})[j] = x
+        return out
+
+    def to_edgelist(self, dtype: Any = None, *, values: bool = True) -> tuple[Any, Any]:
+        """(edges, values): an (nvals, 2) array of (row, column) pairs, and the values."""
+        r, c, v = self.to_coo(dtype, values=values)
+        return np.column_stack([r, c]), v
+
+    def get(self, row: int, col: int, default: Any = None) -> Any:
+        """The value at (row, col), or ``default`` when there is no entry."""
+        v = self[row, col].value
+        return default if v is None else v
+
+    def wait(self) -> MatrixLike:
+        """Wait for the work queued on the matrix's device (results are computed at ``<<``
+        and ``.new()``; on a GPU the kernels may still be running)."""
+        from .._device import synchronize  # noqa: PLC0415
+
+        synchronize(self.device)
+        return self
 
     def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:
         dt = lookup_dtype(dtype) if dtype is not None else self.dtype
@@ -318,6 +384,52 @@ class Matrix(MatrixLike):
                             name=name, device=device)
 
     @classmethod
+    def from_csc(cls, indptr: Any, row_indices: Any, values: Any = 1.0, dtype: Any = None, *,
+                 nrows: int | None = None, ncols: int | None = None, name: str | None = None,
+                 device: str | None = None) -> Matrix:
+        """Build from CSC arrays (row indices need not be sorted; no duplicates)."""
+        T = cls.from_csr(indptr, row_indices, values, dtype, nrows=ncols, ncols=nrows,  # noqa: N806
+                         device=device)
+        return T.T.new(name=name)
+
+    @classmethod
+    def from_scalar(cls, value: Any, nrows: int, ncols: int, dtype: Any = None, *,
+                    name: str | None = None, device: str | None = None) -> Matrix:
+        """Every element present and equal to ``value`` (an iso matrix)."""
+        idx = np.arange(int(nrows) * int(ncols), dtype=np.int64)
+        ncols_ = max(int(ncols), 1)
+        return cls.from_coo(idx // ncols_, idx % ncols_, value, dtype, nrows=nrows, ncols=ncols,
+                            name=name, device=device)
+
+    @classmethod
+    def from_dicts(cls, nested_dicts: Any, dtype: Any = None, *, order: str = "rowwise",
+                   nrows: int | None = None, ncols: int | None = None, name: str | None = None,
+                   device: str | None = None) -> Matrix:
+        """From ``{row: {column: value}}`` (``order="columnwise"``: ``{column: {row: ...}}``)."""
+        if order not in ("rowwise", "columnwise"):
+            raise InvalidValue(f"order must be 'rowwise' or 'columnwise', got {order!r}")
+        outer, inner, vals = [], [], []
+        for i, row in nested_dicts.items():
+            for j, x in row.items():
+                outer.append(i)
+                inner.append(j)
+                vals.append(x)
+        r, c = (outer, inner) if order == "rowwise" else (inner, outer)
+        return cls.from_coo(np.asarray(r, dtype=np.int64), np.asarray(c, dtype=np.int64),
+                            vals, dtype, nrows=nrows, ncols=ncols, name=name, device=device)
+
+    @classmethod
+    def from_edgelist(cls, edgelist: Any, values: Any = None, dtype: Any = None, *,
+                      nrows: int | None = None, ncols: int | None = None, dup_op: Any = None,
+                      name: str | None = None, device: str | None = None) -> Matrix:
+        """From an (n, 2) array of (row, column) pairs and values (None: iso 1.0)."""
+        edges = np.asarray(edgelist)
+        if edges.ndim != 2 or edges.shape[1] != 2:
+            raise DimensionMismatch(f"edgelist must have shape (n, 2), got {edges.shape}")
+        return cls.from_coo(edges[:, 0], edges[:, 1], 1.0 if values is None else values, dtype,
+                            nrows=nrows, ncols=ncols, dup_op=dup_op, name=name, device=device)
+
+    @classmethod
     def from_scipy_sparse(cls, S: Any, *, dtype: Any = None, dup_op: Any = None,  # noqa: N803
                           name: str | None = None, device: str | None = None) -> Matrix:
         """From any SciPy sparse matrix or array (duplicates need ``dup_op``)."""
@@ -391,7 +503,16 @@ class Matrix(MatrixLike):
                                    res.mask_applied))
 
     # ------------------------------------------------------------------ whole-object
-    def dup(self, dtype: Any = None, *, name: str | None = None) -> Matrix:
+    def dup(self, dtype: Any = None, *, clear: bool = False, mask: Any = None,
+            name: str | None = None) -> Matrix:
+        """A copy (cast to ``dtype``); ``clear=True``: empty, same shape; ``mask``: only the
+        entries the mask allows."""
+        if clear or mask is not None:
+            out = Matrix(self.dtype if dtype is None else dtype, self.nrows, self.ncols,
+                         name=name, device=self.device)
+            if not clear:
+                out(mask) << self
+            return out
         csr = self._csr()
         copy = CSR(csr.nrows, csr.ncols, csr.indptr.copy(), csr.indices.copy(),
                    None if csr.values is None else csr.values.copy(), csr.dtype, csr.iso)

@@ -14,9 +14,23 @@ from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp
 from ._lazy import ops
 from .base import Collection, auto_name, index_array, is_scalar_index, normalize_index
 from .expr import Expression, Result
+from .infix import InfixMethods
+from .op_args import apply_op, ewise_op, reduce_op
 
 
-class Vector(Collection):
+def _writeback() -> Any:
+    """ops.writeback.writeback_vector (imported on first use: the objects layer reaches the
+    operations lazily)."""
+    global _WRITEBACK
+    if _WRITEBACK is None:
+        _WRITEBACK = ops.writeback.writeback_vector
+    return _WRITEBACK
+
+
+_WRITEBACK: Any = None
+
+
+class Vector(InfixMethods, Collection):
     """A GraphBLAS vector of ``size`` elements of ``dtype`` living on ``device``."""
 
     ndim = 1
@@ -76,6 +90,30 @@ class Vector(Collection):
         dev = normalize_device(device)
         return cls._from_data(data.to(dev) if dev != "cpu" else data, dev, name)
 
+    @classmethod
+    def from_scalar(cls, value: Any, size: int, dtype: Any = None, *, name: str | None = None,
+                    device: str | None = None) -> Vector:
+        """Every element present and equal to ``value``."""
+        from ..dtypes import dtype_of_value  # noqa: PLC0415
+
+        dt = lookup_dtype(dtype) if dtype is not None else dtype_of_value(value)
+        if int(size) < 0:
+            raise InvalidValue(f"size must be >= 0, got {size}")
+        return cls.from_dense(np.full(int(size), value, dtype=dt.np_type), name=name,
+                              device=device)
+
+    @classmethod
+    def from_dict(cls, d: Any, dtype: Any = None, *, size: int | None = None,
+                  name: str | None = None, device: str | None = None) -> Vector:
+        """From ``{index: value}``."""
+        return cls.from_coo(np.fromiter(d.keys(), dtype=np.int64, count=len(d)),
+                            list(d.values()), dtype, size=size, name=name, device=device)
+
+    def to_dict(self) -> dict[int, Any]:
+        """``{index: value}`` of the entries."""
+        idx, vals = self.to_coo()
+        return dict(zip(idx.tolist(), vals.tolist()))
+
     def build(self, indices: Any, values: Any, *, dup_op: Any = None,
               clear: bool = False) -> None:
         """Insert entries (the vector must be empty unless ``clear``)."""
@@ -119,7 +157,7 @@ class Vector(Collection):
 
     # ------------------------------------------------------------------ export
     def to_coo(self, dtype: Any = None, *, indices: bool = True, values: bool = True,
-               device: str = "cpu") -> tuple[Any, Any]:
+               sort: bool = True, device: str = "cpu") -> tuple[Any, Any]:
         """(indices, values) sorted by index: NumPy arrays, or with ``device`` (gblas)
         arrays on that device, e.g. ``device=v.device``: a GPU vector's arrays then stay
         on the GPU (no copy to the host; usable as an index list: ``w << u[values]``)."""
@@ -176,7 +214,16 @@ class Vector(Collection):
         return default if v is None else v
 
     # ------------------------------------------------------------------ whole-object
-    def dup(self, dtype: Any = None, *, name: str | None = None) -> Vector:
+    def dup(self, dtype: Any = None, *, clear: bool = False, mask: Any = None,
+            name: str | None = None) -> Vector:
+        """A copy (cast to ``dtype``); ``clear=True``: empty, same size; ``mask``: only the
+        entries the mask allows."""
+        if clear or mask is not None:
+            out = Vector(self.dtype if dtype is None else dtype, self.size, name=name,
+                         device=self.device)
+            if not clear:
+                out(mask) << self
+            return out
         data = self._data
         data = VecData(data.size, data.dtype, data.kind, data.values.copy(),
                        None if data.indices is None else data.indices.copy(),
@@ -223,8 +270,27 @@ class Vector(Collection):
 
     def __matmul__(self, other: Any) -> Expression:
         if isinstance(other, Vector):
-            return ops.mxv.inner_expr(self, other, None)
-        return ops.mxv.vxm_expr(self, other, None)
+            e = ops.mxv.inner_expr(self, other, None)
+            e._matmul = ("inner", self, other)  # semiring.min_plus(u @ v) reruns it
+        else:
+            e = ops.mxv.vxm_expr(self, other, None)
+            e._matmul = ("vxm", self, other)
+        return e
+
+    def outer(self, other: Vector, op: Any = None) -> Expression:
+        """The matrix op(self_i, other_j) over the pairs of entries (default times)."""
+        return ops.compose.outer_expr(self, other, ewise_op(op, "outer"))
+
+    def diag(self, k: int = 0) -> Any:
+        """The square Matrix with this vector on its k-th diagonal."""
+        return ops.compose.vector_diag(self, k)
+
+    def wait(self) -> Vector:
+        """Wait for the work queued on the vector's device (see Matrix.wait)."""
+        from .._device import synchronize  # noqa: PLC0415
+
+        synchronize(self.device)
+        return self
 
     def inner(self, other: Vector, op: Semiring | None = None) -> Expression:
         """The scalar ⊕_i u_i ⊗ v_i."""
@@ -232,16 +298,23 @@ class Vector(Collection):
 
     def ewise_add(self, other: Vector, op: Any = None) -> Expression:
         """Union: op where both are present, the present value elsewhere (default plus)."""
-        return ops.ewise.ewise_expr("ewise_add", self, other, op)
+        return ops.ewise.ewise_expr("ewise_add", self, other, ewise_op(op, "ewise_add"))
+
+    def ewise_union(self, other: Vector, op: Any, left_default: Any,
+                    right_default: Any) -> Expression:
+        """Union with op everywhere: op(a, right_default) where only self has an entry,
+        op(left_default, b) where only ``other`` has one (GxB_eWiseUnion)."""
+        return ops.compose.ewise_union_expr(self, other, ewise_op(op, "ewise_union"), left_default,
+                                right_default)
 
     def ewise_mult(self, other: Vector, op: Any = None) -> Expression:
         """Intersection with op (default times)."""
-        return ops.ewise.ewise_expr("ewise_mult", self, other, op)
+        return ops.ewise.ewise_expr("ewise_mult", self, other, ewise_op(op, "ewise_mult"))
 
     def apply(self, op: UnaryOp | BinaryOp | IndexUnaryOp | Monoid, right: Any = None, *,
               left: Any = None) -> Expression:
         """f(x), f(x, right), f(left, x) or an index-unary f(x, i, 0, thunk=right)."""
-        return ops.apply.apply_expr(self, op, left=left, right=right)
+        return ops.apply.apply_expr(self, apply_op(op, left, right), left=left, right=right)
 
     def select(self, op: IndexUnaryOp | str, thunk: Any = None) -> Expression:
         """Keep the entries where op(x, i, 0, thunk) holds (``"tril"``, ``">"``, ...)."""
@@ -250,6 +323,9 @@ class Vector(Collection):
     def reduce(self, op: Monoid | BinaryOp | None = None, *, allow_empty: bool = True
                ) -> Expression:
         """⊕ of all values (default plus) as a Scalar expression."""
+        op = reduce_op(op, "reduce")
+        if hasattr(op, "_reduce"):
+            return op._reduce(self, "vector")
         return ops.reduce.reduce_vector_expr(self, op, allow_empty)
 
     # ------------------------------------------------------------------ display

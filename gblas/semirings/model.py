@@ -209,6 +209,13 @@ class BinaryOp:
         op = getattr(_BINARY, self.flip_name)
         return replace(op, fixed_type=self.fixed_type) if self.fixed_type else op
 
+    def __call__(self, left: Any, right: Any = None, *, left_default: Any = None,
+                 right_default: Any = None) -> Any:
+        """python-graphblas's call forms: ``op(x | y)``, ``op(x & y)`` (element-wise),
+        ``op(x | y, left_default=a, right_default=b)`` (ewise_union), ``op(x, 1)`` and
+        ``op(1, x)`` (apply with a bound scalar)."""
+        return call_operator(self, left, right, left_default, right_default)
+
     @property
     def monoid(self) -> Monoid | None:
         """The monoid built on this operator, when there is one."""
@@ -266,6 +273,13 @@ class IndexUnaryOp:
     def return_type(self, dtype: DataType) -> DataType:
         return _resolve_return(self.return_rule, dtype)
 
+    def __call__(self, obj: Any, thunk: Any = None) -> Any:
+        """``select.tril(A)``, ``select.valuegt(v, 0)``: select with this operator; an
+        operator that returns values (``rowindex``) applies instead."""
+        if self.return_type(obj.dtype) == BOOL:
+            return obj.select(self, thunk)
+        return obj.apply(self, right=thunk)
+
     def __repr__(self) -> str:
         return f"select.{self.name}"
 
@@ -315,6 +329,11 @@ class Monoid:
     def __getitem__(self, dtype: Any) -> Monoid:
         return replace(self, fixed_type=lookup_dtype(dtype),
                        binaryop=self.binaryop[dtype])
+
+    def __call__(self, left: Any, right: Any = None, *, left_default: Any = None,
+                 right_default: Any = None) -> Any:
+        """``monoid.max(x | y)``, ``monoid.plus(x, 1)``: as for a BinaryOp."""
+        return call_operator(self, left, right, left_default, right_default)
 
     def __repr__(self) -> str:
         return f"monoid.{self.name}" + (f"[{self.fixed_type}]" if self.fixed_type else "")
@@ -393,6 +412,17 @@ class Semiring:
     def __getitem__(self, dtype: Any) -> Semiring:
         return replace(self, fixed_type=lookup_dtype(dtype))
 
+    def __call__(self, product: Any) -> Any:
+        """``semiring.min_plus(A @ B)``: the product ``@`` wrote, over this semiring."""
+        infix = getattr(product, "_matmul", None)
+        if infix is None:
+            raise InvalidObject_(
+                f"{self!r}(...) takes a product written with @, such as {self!r}(A @ B); "
+                f"got {type(product).__name__}"
+            )
+        method, a, b = infix
+        return getattr(a, method)(b, self)
+
     def __repr__(self) -> str:
         return f"semiring.{self.name}" + (f"[{self.fixed_type}]" if self.fixed_type else "")
 
@@ -412,6 +442,33 @@ class Semiring:
                 f"Semiring needs a BinaryOp as ⊗, got {type(binaryop).__name__}"
             )
         return cls(name or f"{monoid.name}_{binaryop.name}", monoid, binaryop)
+
+
+def call_operator(op: BinaryOp | Monoid, left: Any, right: Any, left_default: Any,
+                  right_default: Any) -> Any:
+    """What ``op(...)`` means for a BinaryOp or Monoid (python-graphblas's call forms)."""
+    infix = getattr(left, "_ewise_infix", None)
+    if left_default is not None or right_default is not None:
+        if (infix is None or infix[0] != "ewise_add" or right is not None
+                or left_default is None or right_default is None):
+            raise InvalidObject_(
+                f"left_default= and right_default= make {op!r}(x | y, left_default=a, "
+                "right_default=b) an ewise_union; give both, with x | y"
+            )
+        _, a, b = infix
+        return a.ewise_union(b, op, left_default, right_default)
+    if infix is not None and right is None:
+        method, a, b = infix
+        return getattr(a, method)(b, op)
+    if getattr(left, "ndim", 0) in (1, 2) and right is not None:
+        return left.apply(op, right=right)
+    if getattr(right, "ndim", 0) in (1, 2) and left is not None:
+        return right.apply(op, left=left)
+    raise InvalidObject_(
+        f"{op!r}(...) takes an infix expression ({op!r}(x | y), {op!r}(x & y)) or a Vector or "
+        f"Matrix and a scalar ({op!r}(x, 1), {op!r}(1, x)); got {type(left).__name__} and "
+        f"{type(right).__name__}"
+    )
 
 
 def InvalidObject_(msg: str) -> Exception:  # noqa: N802 - keeps the import cycle-free
