@@ -8,9 +8,11 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import IndexOutOfBound, InvalidValue
+from ._lazy import ops
 from .descriptor import Descriptor
 from .expr import Expression, Result, Updater, parse_call_args
 from .mask import Mask
+from .op_args import ewise_op
 
 _names = itertools.count()
 
@@ -66,6 +68,26 @@ class Writable:
     def __ilshift__(self, rhs: Any) -> Any:
         self._updater(self).update(rhs)
         return self
+
+
+class ElementwiseMethods:
+    """``ewise_add`` / ``ewise_mult`` / ``ewise_union`` of vectors and matrices alike; the
+    operator as an object or a name (``"plus"``, ``"+"``)."""
+
+    def ewise_add(self, other: Any, op: Any = None) -> Expression:
+        """Union: op where both are present, the present value elsewhere (default plus)."""
+        return ops.ewise.ewise_expr("ewise_add", self, other, ewise_op(op, "ewise_add"))
+
+    def ewise_mult(self, other: Any, op: Any = None) -> Expression:
+        """Intersection with op (default times)."""
+        return ops.ewise.ewise_expr("ewise_mult", self, other, ewise_op(op, "ewise_mult"))
+
+    def ewise_union(self, other: Any, op: Any, left_default: Any,
+                    right_default: Any) -> Expression:
+        """Union with op everywhere: op(a, right_default) where only self has an entry,
+        op(left_default, b) where only ``other`` has one (GxB_eWiseUnion)."""
+        return ops.compose.ewise_union_expr(self, other, ewise_op(op, "ewise_union"),
+                                            left_default, right_default)
 
 
 class Collection(Writable):

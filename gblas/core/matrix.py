@@ -12,7 +12,14 @@ from ..exceptions import DimensionMismatch, InvalidValue, NoValue
 from ..formats.csr.container import CSR
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp
 from ._lazy import ops
-from .base import Collection, auto_name, index_array, is_scalar_index, normalize_index
+from .base import (
+    Collection,
+    ElementwiseMethods,
+    auto_name,
+    index_array,
+    is_scalar_index,
+    normalize_index,
+)
 from .expr import Expression, Result
 from .infix import InfixMethods
 from .op_args import apply_op, ewise_op, reduce_op
@@ -21,7 +28,7 @@ if TYPE_CHECKING:
     from .vector import Vector
 
 
-class MatrixLike(InfixMethods, Collection):
+class MatrixLike(InfixMethods, ElementwiseMethods, Collection):
     """Read-side API shared by Matrix and its transposed view ``A.T``."""
 
     ndim = 2
@@ -45,19 +52,6 @@ class MatrixLike(InfixMethods, Collection):
         e = getattr(self, method)(other)
         e._matmul = (method, self, other)  # semiring.min_plus(A @ B) reruns it
         return e
-
-    def ewise_add(self, other: Any, op: Any = None) -> Expression:
-        return ops.ewise.ewise_expr("ewise_add", self, other, ewise_op(op, "ewise_add"))
-
-    def ewise_mult(self, other: Any, op: Any = None) -> Expression:
-        return ops.ewise.ewise_expr("ewise_mult", self, other, ewise_op(op, "ewise_mult"))
-
-    def ewise_union(self, other: Any, op: Any, left_default: Any,
-                    right_default: Any) -> Expression:
-        """Union with op everywhere: op(a, right_default) where only self has an entry,
-        op(left_default, b) where only ``other`` has one (GxB_eWiseUnion)."""
-        return ops.compose.ewise_union_expr(self, other, ewise_op(op, "ewise_union"), left_default,
-                                right_default)
 
     def kronecker(self, other: Any, op: Any = None) -> Expression:
         """Kronecker product with op (default times)."""

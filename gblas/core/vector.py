@@ -12,7 +12,14 @@ from ..exceptions import DimensionMismatch, InvalidValue, NoValue
 from ..formats.vector import FULL, VecData
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, Semiring, UnaryOp
 from ._lazy import ops
-from .base import Collection, auto_name, index_array, is_scalar_index, normalize_index
+from .base import (
+    Collection,
+    ElementwiseMethods,
+    auto_name,
+    index_array,
+    is_scalar_index,
+    normalize_index,
+)
 from .expr import Expression, Result
 from .infix import InfixMethods
 from .op_args import apply_op, ewise_op, reduce_op
@@ -30,7 +37,7 @@ def _writeback() -> Any:
 _WRITEBACK: Any = None
 
 
-class Vector(InfixMethods, Collection):
+class Vector(InfixMethods, ElementwiseMethods, Collection):
     """A GraphBLAS vector of ``size`` elements of ``dtype`` living on ``device``."""
 
     ndim = 1
@@ -295,21 +302,6 @@ class Vector(InfixMethods, Collection):
     def inner(self, other: Vector, op: Semiring | None = None) -> Expression:
         """The scalar ⊕_i u_i ⊗ v_i."""
         return ops.mxv.inner_expr(self, other, op)
-
-    def ewise_add(self, other: Vector, op: Any = None) -> Expression:
-        """Union: op where both are present, the present value elsewhere (default plus)."""
-        return ops.ewise.ewise_expr("ewise_add", self, other, ewise_op(op, "ewise_add"))
-
-    def ewise_union(self, other: Vector, op: Any, left_default: Any,
-                    right_default: Any) -> Expression:
-        """Union with op everywhere: op(a, right_default) where only self has an entry,
-        op(left_default, b) where only ``other`` has one (GxB_eWiseUnion)."""
-        return ops.compose.ewise_union_expr(self, other, ewise_op(op, "ewise_union"), left_default,
-                                right_default)
-
-    def ewise_mult(self, other: Vector, op: Any = None) -> Expression:
-        """Intersection with op (default times)."""
-        return ops.ewise.ewise_expr("ewise_mult", self, other, ewise_op(op, "ewise_mult"))
 
     def apply(self, op: UnaryOp | BinaryOp | IndexUnaryOp | Monoid, right: Any = None, *,
               left: Any = None) -> Expression:
