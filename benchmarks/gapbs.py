@@ -269,12 +269,7 @@ class Gapbs:
     def run(self, g: GapbsGraph, source: int, trials: int = 1, *,
             verify: bool = False) -> BfsOutput:
         """``bfs -f g.sg -r source -n trials -a [-v]``, parsed."""
-        if not 0 <= int(source) < g.nodes:
-            raise IndexOutOfBound(f"source {source} is outside GAPBS's graph {g.path.name}, "
-                                  f"which has vertices 0..{g.nodes - 1} (the largest id with "
-                                  "an edge); pick a source with out-degree > 0")
-        if int(trials) < 1:
-            raise InvalidValue(f"trials must be >= 1; got {trials}")
+        check_run_args(g, source, trials)
         cmd = [str(self.bin / "bfs"), "-f", str(g.path), "-r", str(int(source)),
                "-n", str(int(trials)), "-a"] + (["-v"] if verify else [])
         proc = subprocess.run(cmd, capture_output=True, text=True, env=self._env(),
@@ -283,6 +278,17 @@ class Gapbs:
             raise InvalidValue(f"GAPBS bfs exited with {proc.returncode}: "
                                f"{' '.join(cmd)}\n{(proc.stdout + proc.stderr)[-1000:]}")
         return parse_bfs_output(proc.stdout)
+
+
+def check_run_args(g: GapbsGraph, source: int, trials: int) -> None:
+    """GAPBS reads ``-r`` unchecked (an id past its last vertex is undefined behaviour), so
+    the source and trial count are checked here."""
+    if not 0 <= int(source) < g.nodes:
+        raise IndexOutOfBound(f"source {source} is outside GAPBS's graph {g.path.name}, "
+                              f"which has vertices 0..{g.nodes - 1} (up to the largest id "
+                              "with an edge); pick a source with out-degree > 0")
+    if int(trials) < 1:
+        raise InvalidValue(f"trials must be >= 1; got {trials}")
 
 
 def _git_head(path: Path) -> str | None:
