@@ -414,6 +414,15 @@ def profile_gblas(g: Graph, source: int, args: argparse.Namespace) -> str:
 
 
 # ---------------------------------------------------------------------------- report
+def gblas_ratio(r: dict[str, Any], peer: str) -> float:
+    """gblas time / peer time on one graph; for merged runs, the median of the runs'
+    ratios (each from one interleaved run, so shared-machine load cancels better)."""
+    merged = r.get("ratio_runs", {}).get(peer)
+    if merged:
+        return common.median(merged)
+    return r["impls"]["gblas"]["ms"] / r["impls"][peer]["ms"]
+
+
 def results_table(results: list[dict[str, Any]], impls: tuple[str, ...]) -> str:
     shown = [i for i in impls if any(i in r["impls"] for r in results)
              or (i == "gapbs" and any("gapbs_note" in r for r in results))]
@@ -438,7 +447,7 @@ def results_table(results: list[dict[str, Any]], impls: tuple[str, ...]) -> str:
         g = r["impls"].get("gblas")
         for p in peers:
             d = r["impls"].get(p)
-            row.append(None if g is None or d is None else f"{g['ms'] / d['ms']:.2f}")
+            row.append(None if g is None or d is None else f"{gblas_ratio(r, p):.2f}")
         bad = [f"{k}: {d['check']}" for k, d in r["impls"].items()
                if d["check"] not in ("ok", "ref")]
         row.append("; ".join(bad) if bad else "ok")
@@ -488,7 +497,7 @@ def targets_table(results: list[dict[str, Any]]) -> str | None:
         g, p = r["impls"].get("gblas"), r["impls"].get("gapbs")
         if g is None or p is None:
             continue
-        ratio = g["ms"] / p["ms"]
+        ratio = gblas_ratio(r, "gapbs")
         target = gapbs_target(r["graph"])
         met = None if target is None else ("yes" if ratio <= target else "no")
         rows.append([r["graph"], g["ms"], p["ms"], f"{ratio:.2f}",
@@ -647,7 +656,8 @@ def write_report(meta: dict[str, Any], results: list[dict[str, Any]], out: Path,
         text += "\nAgainst the reference figures (ms):\n\n" + ref + "\n"
     text += ("\nms: median over sources (a count in parentheses: timed on fewer sources, "
              "--budget); MTEPS: median of edges(reached)/time; gblas/peer: time ratio "
-             "(> 1: gblas slower); lv: BFS levels.\n")
+             "(> 1: gblas slower; of several runs: the median of the runs' ratios); lv: BFS "
+             "levels.\n")
     print("\n" + text)
     common.write_json(out / f"bfs_cpu{tag}.json", {"meta": meta, "results": results})
     common.write_text(out / f"bfs_cpu{tag}.md", text)
@@ -662,8 +672,8 @@ def write_report(meta: dict[str, Any], results: list[dict[str, Any]], out: Path,
 
 def merge_runs(runs: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
     """One report from several runs' JSON: per graph and implementation, the median of the
-    runs' times and MTEPS (graphs in the first run's order; a check failure in any run
-    stays)."""
+    runs' times and MTEPS, and of the runs' gblas/peer ratios (graphs in the first run's
+    order; a check failure in any run stays)."""
     by_graph: dict[str, list[dict[str, Any]]] = {}
     for data in runs:
         for r in data["results"]:
@@ -687,6 +697,9 @@ def merge_runs(runs: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
             rec["impls"][name] = d
         if any("gapbs_note" not in r for r in recs):
             rec.pop("gapbs_note", None)
+        rec["ratio_runs"] = {p: [r["impls"]["gblas"]["ms"] / r["impls"][p]["ms"] for r in recs
+                                 if "gblas" in r["impls"] and p in r["impls"]]
+                             for p in IMPLS if p != "gblas"}
         results.append(rec)
     meta = dict(runs[0]["meta"])
     if len(runs) > 1:

@@ -216,13 +216,16 @@ def test_measured_gapbs_replaces_the_quote_and_meets_targets() -> None:
 
 
 def test_merge_runs_takes_medians() -> None:
-    runs = [{"meta": {"args": {}}, "results": [_record("kron:20", ms, ms / 2)]}
-            for ms in (10.0, 30.0, 20.0)]
+    runs = [{"meta": {"args": {}}, "results": [_record("kron:20", g, p)]}
+            for g, p in ((10.0, 20.0), (30.0, 10.0), (20.0, 40.0))]
     merged = bfs_cpu.merge_runs(runs, ["a.json", "b.json", "c.json"])
     (r,) = merged["results"]
-    assert r["impls"]["gblas"]["ms"] == 20.0 and r["impls"]["gapbs"]["ms"] == 10.0
+    assert r["impls"]["gblas"]["ms"] == 20.0 and r["impls"]["gapbs"]["ms"] == 20.0
     assert r["impls"]["gblas"]["runs_ms"] == [10.0, 30.0, 20.0] and r["runs"] == 3
     assert merged["meta"]["merged_from"] == ["a.json", "b.json", "c.json"]
+    # the ratio is the median of the runs' own ratios (0.5, 3, 0.5), not 20 / 20
+    assert bfs_cpu.gblas_ratio(r, "gapbs") == 0.5
+    assert "0.50" in bfs_cpu.targets_table(merged["results"])
 
 
 def test_wait_for_quiet_without_threshold_returns_at_once() -> None:
