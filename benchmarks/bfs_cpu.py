@@ -1,8 +1,8 @@
-"""CPU BFS benchmark: gblas against SciPy and python-graphblas, side by side.
+"""CPU BFS benchmark: gblas against SciPy, python-graphblas and GAPBS, side by side.
 
     python3 benchmarks/bfs_cpu.py [--graphs kron:18,kron:20,urand:18,urand:20,grid:1024x1024,real]
                                   [--sources 8] [--out bench_out] [--large] [--threads 2]
-                                  [--gapbs PATH_TO_GAPBS_CHECKOUT]
+                                  [--gapbs PATH_TO_GAPBS_CHECKOUT] [--quiet N]
 
 On the same graphs and the same sources, in one process, it times
 
@@ -32,9 +32,9 @@ edges (stored entries / 2) of the reached component for undirected graphs, direc
 leaving the reached set for directed ones. Every implementation's levels are checked
 against gblas's (SciPy's from its predecessor tree); GAPBS's BFS tree must have gblas's
 reached vertex and edge counts, and GAPBS's verifier (``-v``) checks its first run per
-graph. ``real`` means the graph files in
-``$GBLAS_GRAPHS`` (default ``../shared/graphs``); ``--large`` adds kron:22 and
-grid:2048x2048. Writes ``<out>/bfs_cpu<tag>.json``, ``.md`` (the tables) and ``.png``.
+graph. ``real`` means the graph files in ``$GBLAS_GRAPHS`` (default ``../shared/graphs``);
+``--large`` adds kron:22 and grid:2048x2048. Writes ``<out>/bfs_cpu<tag>.json``, ``.md``
+(the tables) and ``.png``.
 ``--report A.json B.json ...`` re-prints earlier runs, the median of several per graph.
 """
 
