@@ -61,6 +61,7 @@ from scipy.sparse.csgraph import breadth_first_order
 
 import gblas as gb
 from gblas.algorithms.bfs import bfs
+from gblas.exceptions import InvalidValue
 
 DEFAULT_GRAPHS = "kron:18,kron:20,urand:18,urand:20,grid:1024x1024,real"
 LARGE_GRAPHS = ("kron:22", "grid:2048x2048")
@@ -597,7 +598,11 @@ def main(argv: list[str] | None = None) -> int:
         print("note: python-graphblas is not installed; skipping it "
               "(pip install python-graphblas)", file=sys.stderr)
     threads = common.set_threads(args.threads, gb2)
-    peer, gapbs_meta = start_gapbs(args)
+    try:
+        peer, gapbs_meta = start_gapbs(args)
+    except InvalidValue as e:  # a bad checkout or a failed build: say so, run nothing
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     specs = common.expand_specs(args.graphs.split(","))
     if args.large:
         specs += [s for s in LARGE_GRAPHS if s not in specs]

@@ -186,6 +186,15 @@ def test_bfs_cpu_without_checkout_notes_the_column(tmp_path: Path,
     assert "issue 13's targets" not in text  # nothing measured, nothing to compare
 
 
+def test_bfs_cpu_with_a_bad_checkout_runs_nothing(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    rc = bfs_cpu.main(["--graphs", "grid:4x4", "--gapbs", str(tmp_path / "none"),
+                       "--out", str(tmp_path)])
+    assert rc == 2
+    assert "is not a GAPBS source checkout" in capsys.readouterr().err
+    assert not list(tmp_path.glob("bfs_cpu*"))
+
+
 def _record(spec: str, gblas_ms: float, gapbs_ms: float | None) -> dict:
     impls = {"gblas": {"ms": gblas_ms, "mteps": 1.0, "n_sources": 2, "check": "ref",
                        "check_failures": 0}}
