@@ -1,7 +1,8 @@
-"""CPU BFS benchmark: gblas against SciPy and python-graphblas, side by side.
+"""CPU BFS benchmark: gblas against SciPy, python-graphblas and GAPBS, side by side.
 
     python3 benchmarks/bfs_cpu.py [--graphs kron:18,kron:20,urand:18,urand:20,grid:1024x1024,real]
                                   [--sources 8] [--out bench_out] [--large] [--threads 2]
+                                  [--gapbs PATH_TO_GAPBS_CHECKOUT] [--quiet N]
 
 On the same graphs and the same sources, in one process, it times
 
@@ -16,16 +17,25 @@ On the same graphs and the same sources, in one process, it times
                   so that csgraph's input validation copies nothing),
 * ``gb2``         python-graphblas (``import graphblas as gb2``, SuiteSparse:GraphBLAS) when
                   installed: a direction-optimising push-pull BFS in its idioms, levels only,
-                  with the same switch rule as algorithms/bfs.py (see :func:`gb2_bfs`).
+                  with the same switch rule as algorithms/bfs.py (see :func:`gb2_bfs`),
+* ``gapbs``       GAPBS's C++ direction-optimising BFS (``src/bfs.cc``, parents), built
+                  from the checkout given by ``--gapbs PATH`` or ``$GAPBS_DIR`` with its
+                  Makefile, run on the same Matrix (written out and converted to ``.sg``)
+                  from the same sources with ``OMP_NUM_THREADS=--threads``; its own trial
+                  timer, best of ``--repeat`` trials per source; see ``gapbs.py``. Without
+                  a checkout the column reads "not run (no --gapbs)".
 
 Each implementation runs one warm-up BFS per graph (Numba JIT, cached transposes) before
 it is timed; a time is the median over the sources (each source timed ``--repeat`` times,
 best kept). MTEPS = edges of the reached set / time, median over sources: undirected
 edges (stored entries / 2) of the reached component for undirected graphs, directed edges
 leaving the reached set for directed ones. Every implementation's levels are checked
-against gblas's (SciPy's from its predecessor tree). ``real`` means the graph files in
-``$GBLAS_GRAPHS`` (default ``../shared/graphs``); ``--large`` adds kron:22 and
-grid:2048x2048. Writes ``<out>/bfs_cpu<tag>.json``, ``.md`` (the tables) and ``.png``.
+against gblas's (SciPy's from its predecessor tree); GAPBS's BFS tree must have gblas's
+reached vertex and edge counts, and GAPBS's verifier (``-v``) checks its first run per
+graph. ``real`` means the graph files in ``$GBLAS_GRAPHS`` (default ``../shared/graphs``);
+``--large`` adds kron:22 and grid:2048x2048. Writes ``<out>/bfs_cpu<tag>.json``, ``.md``
+(the tables) and ``.png``.
+``--report A.json B.json ...`` re-prints earlier runs, the median of several per graph.
 """
 
 from __future__ import annotations
@@ -44,29 +54,44 @@ from pathlib import Path
 from typing import Any
 
 import common  # first: puts the checkout on sys.path for gblas
+import gapbs
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import breadth_first_order
 
 import gblas as gb
 from gblas.algorithms.bfs import bfs
+from gblas.exceptions import InvalidValue
 
 DEFAULT_GRAPHS = "kron:18,kron:20,urand:18,urand:20,grid:1024x1024,real"
 LARGE_GRAPHS = ("kron:22", "grid:2048x2048")
-IMPLS = ("gblas", "gblas-ops", "gblas-push", "gblas-pull", "scipy", "gb2")
-WITH_MTEPS = ("gblas", "gblas-ops", "scipy", "gb2")
+IMPLS = ("gblas", "gblas-ops", "gblas-push", "gblas-pull", "scipy", "gb2", "gapbs")
+WITH_MTEPS = ("gblas", "gblas-ops", "scipy", "gb2", "gapbs")
 
-# The issue's reference figures (ms, this machine class, 2 cores): GAP's C++
-# direction-optimising BFS, python-graphblas and SciPy.
+# Quoted, not measured: the issue's reference figures (ms, this machine class, 2 cores):
+# GAP's C++ direction-optimising BFS, python-graphblas and SciPy. The GAP quotes are shown
+# only for graphs on which the gapbs column did not run.
 REFERENCE_MS: dict[str, dict[str, float]] = {
     "kron:20": {"GAP": 29.7, "gb2": 45.9, "scipy": 375.0},
     "urand:20": {"GAP": 48.5, "gb2": 60.2, "scipy": 639.0},
     "kron:22": {"GAP": 146.0, "gb2": 202.0, "scipy": 2322.0},
     "grid:2048x2048": {"GAP": 174.0, "gb2": 1036.0, "scipy": 132.0},
 }
-# Issue 13's GAPBS figures (ms, C++ direction-optimising BFS, 2 threads, this machine class)
+# Issue 13's quoted GAPBS figures (ms, 2 threads, this machine class), shown only where the
+# gapbs column did not run
 GAPBS_MS: dict[str, float] = {"kron:18": 2.7, "kron:20": 15.1, "urand:20": 22.5,
                               "grid:1024x1024": 15.5}
+# Issue 13's targets for gblas / GAPBS (2 threads); road graphs: see gapbs_target()
+GAPBS_TARGETS: dict[str, float] = {"kron:20": 1.0, "urand:20": 1.0, "kron:22": 1.5,
+                                   "grid:1024x1024": 2.0, "grid:2048x2048": 2.0}
+ROAD_TARGET = 2.0
+
+
+def gapbs_target(label: str) -> float | None:
+    """Issue 13's bound on gblas/GAPBS for a graph (road graphs: OSM and US roads)."""
+    if label in GAPBS_TARGETS:
+        return GAPBS_TARGETS[label]
+    return ROAD_TARGET if "osm" in label.lower() or "road" in label.lower() else None
 
 
 # ---------------------------------------------------------------------------- python-graphblas
@@ -189,6 +214,8 @@ class Graph:
         self.S = sp.csr_matrix((np.ones(self.m), indices.astype(it), indptr.astype(it)),
                                shape=(self.n, self.n))
         self.directed = not common.is_symmetric_pattern(self.S)
+        # out-degrees without self-loops: what GAPBS's graph has (it drops the loops)
+        self.deg_noloop = self.deg - (self.S.diagonal() != 0)
         self.stats: dict[int, dict[str, Any]] = {}  # gblas BFS statistics per source
         self.A2 = self.AT2 = None
         if gb2 is not None and "gb2" in impls:
@@ -247,10 +274,14 @@ def make_runners(g: Graph, gb2: Any, impls: tuple[str, ...]
     return out
 
 
-def bench_graph(g: Graph, gb2: Any, args: argparse.Namespace) -> dict[str, Any]:
+def bench_graph(g: Graph, gb2: Any, args: argparse.Namespace,
+                peer: gapbs.Gapbs | None = None) -> dict[str, Any]:
     impls = tuple(args.impls)
     sources = common.pick_sources(g.deg, args.sources, args.seed)
     runners = make_runners(g, gb2, impls)
+    gg = None
+    if peer is not None and "gapbs" in impls:
+        gg = peer.convert(g.label, g.S.indptr, g.S.indices, symmetric=not g.directed)
     rec: dict[str, Any] = {
         "graph": g.label, "spec": g.spec, "n": g.n, "m": g.m, "directed": g.directed,
         "load_s": round(g.load_s, 3), "sources": sources, "impls": {},
@@ -260,12 +291,21 @@ def bench_graph(g: Graph, gb2: Any, args: argparse.Namespace) -> dict[str, Any]:
     warm: dict[str, float] = {}
     for name, (run, _) in runners.items():
         warm[name], _ = common.time_call(lambda run=run: run(sources[0]))
-    times: dict[str, list[float]] = {name: [] for name in runners}
-    teps: dict[str, list[float]] = {name: [] for name in runners}
-    checks: dict[str, list[str]] = {name: [] for name in runners}
+    timed = list(runners) + (["gapbs"] if gg is not None else [])
+    gapbs_verified: list[bool] = []
+    if gg is not None:  # warm-up (page cache) with GAPBS's verifier on the first source
+        first = peer.run(gg, sources[0], 1, verify=True)
+        warm["gapbs"] = first.trial_s[0]
+        gapbs_verified = first.verified
+    times: dict[str, list[float]] = {name: [] for name in timed}
+    teps: dict[str, list[float]] = {name: [] for name in timed}
+    checks: dict[str, list[str]] = {name: [] for name in timed}
+    gapbs_trials: list[list[float]] = []
     levels_n: list[int] = []
     reached_n: list[int] = []
+    runnable: list[int | None] = []  # runnable tasks seen when each source's block began
     for si, s in enumerate(sources):
+        runnable.append(wait_for_quiet(args.quiet, args.quiet_wait))
         ref = None
         edges = None
         for name, (run, to_levels) in runners.items():
@@ -284,7 +324,18 @@ def bench_graph(g: Graph, gb2: Any, args: argparse.Namespace) -> dict[str, Any]:
                 checks[name].append(compare_levels(ref, got))
             times[name].append(t)
             teps[name].append(edges / t / 1e6 if edges is not None else float("nan"))
-    for name in runners:
+        if gg is not None and not (si > 0 and sum(times["gapbs"]) > args.budget):
+            out = peer.run(gg, s, args.repeat)
+            t = min(out.trial_s)
+            gapbs_trials.append([x * 1e3 for x in out.trial_s])
+            if ref is None:
+                checks["gapbs"].append("unchecked (no other implementation ran)")
+            else:
+                checks["gapbs"].append(gapbs.check_tree(
+                    out, int(ref[0].size), int(g.deg_noloop[ref[0]].sum())))
+            times["gapbs"].append(t)
+            teps["gapbs"].append(edges / t / 1e6 if edges is not None else float("nan"))
+    for name in timed:
         ms = common.median(times[name]) * 1e3
         bad = [c for c in checks[name] if c not in ("ok", "ref")]
         rec["impls"][name] = {
@@ -294,7 +345,20 @@ def bench_graph(g: Graph, gb2: Any, args: argparse.Namespace) -> dict[str, Any]:
             "check": bad[0] if bad else ("ref" if "ref" in checks[name] else "ok"),
             "check_failures": len(bad),
         }
+    if gg is not None:
+        rec["impls"]["gapbs"].update(
+            trial_ms=gapbs_trials, verified="PASS" if gapbs_verified and all(gapbs_verified)
+            else "FAIL" if gapbs_verified else "not run")
+        if rec["impls"]["gapbs"]["verified"] != "PASS":
+            rec["impls"]["gapbs"]["check"] = "GAPBS verifier: " + \
+                rec["impls"]["gapbs"]["verified"]
+            rec["impls"]["gapbs"]["check_failures"] += 1
+        rec["gapbs_graph"] = {"nodes": gg.nodes, "edges": gg.edges, "directed": gg.directed,
+                              "sg": gg.path.name, "convert_s": round(gg.convert_s, 2)}
+    elif "gapbs" in impls:
+        rec["gapbs_note"] = gapbs.NOT_RUN_NOTE
     rec["loadavg_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+    rec["runnable_per_source"] = runnable
     st = g.stats.get(sources[0], {})
     rec["levels"] = common.median(levels_n) if levels_n else None
     rec["reached"] = common.median(reached_n) if reached_n else None
@@ -309,6 +373,27 @@ def bench_graph(g: Graph, gb2: Any, args: argparse.Namespace) -> dict[str, Any]:
     if args.profile and "gblas" in runners:
         rec["profile"] = profile_gblas(g, sources[0], args)
     return rec
+
+
+def runnable_tasks() -> int | None:
+    """Tasks runnable right now, this process included (/proc/loadavg's 4th field)."""
+    try:
+        with open("/proc/loadavg") as f:
+            return int(f.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def wait_for_quiet(at_most: int, wait_s: float) -> int | None:
+    """Wait (up to ``wait_s`` seconds) until at most ``at_most`` tasks are runnable, so a
+    source's block of timings starts on a quieter shared machine; 0: do not wait. Returns
+    the count when the block starts."""
+    seen = runnable_tasks()
+    deadline = time.monotonic() + wait_s
+    while at_most > 0 and seen is not None and seen > at_most and time.monotonic() < deadline:
+        time.sleep(0.2)
+        seen = runnable_tasks()
+    return seen
 
 
 def profile_gblas(g: Graph, source: int, args: argparse.Namespace) -> str:
@@ -330,12 +415,22 @@ def profile_gblas(g: Graph, source: int, args: argparse.Namespace) -> str:
 
 
 # ---------------------------------------------------------------------------- report
+def gblas_ratio(r: dict[str, Any], peer: str) -> float:
+    """gblas time / peer time on one graph; for merged runs, the median of the runs'
+    ratios (each from one interleaved run, so shared-machine load cancels better)."""
+    merged = r.get("ratio_runs", {}).get(peer)
+    if merged:
+        return common.median(merged)
+    return r["impls"]["gblas"]["ms"] / r["impls"][peer]["ms"]
+
+
 def results_table(results: list[dict[str, Any]], impls: tuple[str, ...]) -> str:
-    shown = [i for i in impls if any(i in r["impls"] for r in results)]
+    shown = [i for i in impls if any(i in r["impls"] for r in results)
+             or (i == "gapbs" and any("gapbs_note" in r for r in results))]
     headers = ["graph", "n", "m", "lv"]
     for name in shown:
         headers += [f"{name} ms"] + ([f"{name} MTEPS"] if name in WITH_MTEPS else [])
-    peers = [p for p in ("gblas-ops", "scipy", "gb2") if p in shown]
+    peers = [p for p in ("gblas-ops", "scipy", "gb2", "gapbs") if p in shown]
     headers += [f"gblas/{p}" for p in peers] + ["check"]
     rows = []
     for r in results:
@@ -344,15 +439,16 @@ def results_table(results: list[dict[str, Any]], impls: tuple[str, ...]) -> str:
             d = r["impls"].get(name)
             ms = None if d is None else d["ms"]
             few = d is not None and d["n_sources"] < len(r["sources"])
-            cell = "-" if ms is None else common.fmt(ms) + (f" ({d['n_sources']})" if few
-                                                             else "")
+            cell = common.fmt(ms) + (f" ({d['n_sources']})" if few else "")
+            if ms is None:
+                cell = r.get("gapbs_note", "-") if name == "gapbs" else "-"
             row.append(cell)
             if name in WITH_MTEPS:
                 row.append(None if d is None else d["mteps"])
         g = r["impls"].get("gblas")
         for p in peers:
             d = r["impls"].get(p)
-            row.append(None if g is None or d is None else f"{g['ms'] / d['ms']:.2f}")
+            row.append(None if g is None or d is None else f"{gblas_ratio(r, p):.2f}")
         bad = [f"{k}: {d['check']}" for k, d in r["impls"].items()
                if d["check"] not in ("ok", "ref")]
         row.append("; ".join(bad) if bad else "ok")
@@ -361,10 +457,17 @@ def results_table(results: list[dict[str, Any]], impls: tuple[str, ...]) -> str:
 
 
 def reference_table(results: list[dict[str, Any]]) -> str | None:
+    """gblas against the issue's quoted figures. The GAPBS/GAP quotes appear only for graphs
+    on which GAPBS was not measured (the measured column replaces them)."""
     rows = []
+    any_gap_quote = False
     for r in results:
-        ref = r.get("reference_ms") or {}
+        ref = dict(r.get("reference_ms") or {})
         gap13 = GAPBS_MS.get(r["spec"])
+        if "gapbs" in r["impls"]:
+            gap13 = None
+            ref.pop("GAP", None)
+        any_gap_quote = any_gap_quote or gap13 is not None or "GAP" in ref
         g = r["impls"].get("gblas")
         if not (ref or gap13) or g is None:
             continue
@@ -379,10 +482,31 @@ def reference_table(results: list[dict[str, Any]]) -> str | None:
                      None if sc is None else sc["ms"], ratio(ref.get("scipy"))])
     if not rows:
         return None
-    return common.markdown_table(
-        ["graph", "gblas ms", "GAPBS (issue 13)", "gblas/GAPBS", "GAP ref", "gblas/GAP",
-         "gb2 ref", "gb2 here", "gblas/gb2 ref", "scipy ref", "scipy here",
-         "gblas/scipy ref"], rows)
+    headers = ["graph", "gblas ms", "GAPBS quoted (issue 13)", "gblas/GAPBS quoted",
+               "GAP quoted", "gblas/GAP quoted", "gb2 quoted", "gb2 here", "gblas/gb2 quoted",
+               "scipy quoted", "scipy here", "gblas/scipy quoted"]
+    if not any_gap_quote:  # GAPBS measured on every graph: drop the quote columns
+        headers = headers[:2] + headers[6:]
+        rows = [row[:2] + row[6:] for row in rows]
+    return common.markdown_table(headers, rows)
+
+
+def targets_table(results: list[dict[str, Any]]) -> str | None:
+    """gblas / GAPBS (both measured here) against issue 13's targets."""
+    rows = []
+    for r in results:
+        g, p = r["impls"].get("gblas"), r["impls"].get("gapbs")
+        if g is None or p is None:
+            continue
+        ratio = gblas_ratio(r, "gapbs")
+        target = gapbs_target(r["graph"])
+        met = None if target is None else ("yes" if ratio <= target else "no")
+        rows.append([r["graph"], g["ms"], p["ms"], f"{ratio:.2f}",
+                     None if target is None else f"<= {target:.1f}", met])
+    if not rows:
+        return None
+    return common.markdown_table(["graph", "gblas ms", "gapbs ms", "gblas/gapbs", "target",
+                                  "met"], rows)
 
 
 def header_text(meta: dict[str, Any]) -> str:
@@ -396,6 +520,16 @@ def header_text(meta: dict[str, Any]) -> str:
         f" graphblas {t.get('graphblas', '-')}, threadpoolctl {t.get('threadpoolctl')}",
         f"command: {meta['command']}",
     ]
+    gp = meta.get("gapbs")
+    if gp and gp.get("checkout"):
+        lines.append(f"gapbs: {gp['checkout']} (commit {gp.get('commit')}), make -O3 -fopenmp, "
+                     f"OMP_NUM_THREADS={gp.get('threads')}, best of {gp.get('trials')} "
+                     "trials per source")
+    elif gp:
+        lines.append(f"gapbs: {gp.get('note', gapbs.NOT_RUN_NOTE)}")
+    if meta.get("merged_from"):
+        lines.append(f"medians of {len(meta['merged_from'])} runs: "
+                     + ", ".join(meta["merged_from"]))
     busy = (m["loadavg"] or [0.0])[0]
     if m["nproc"] and busy > 0.5 * m["nproc"]:
         lines.append(f"warning: load average {busy:.1f} on {m['nproc']} CPUs before the run: "
@@ -425,14 +559,26 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="seconds per implementation and graph: a slow one (e.g. pull-only "
                         "on a grid) is timed on fewer sources, on one if its warm-up alone "
                         "takes longer (default %(default)s)")
+    p.add_argument("--quiet", type=int, default=0, metavar="N",
+                   help="before each source's block of timings, wait until at most N tasks "
+                        "are runnable (/proc/loadavg, this one included) for up to "
+                        "--quiet-wait seconds: for shared machines (default 0: no wait)")
+    p.add_argument("--quiet-wait", type=float, default=30.0, help=argparse.SUPPRESS)
     p.add_argument("--out", default="bench_out", help="output folder (default bench_out)")
     p.add_argument("--tag", default="", help="suffix for the output file names")
     p.add_argument("--profile", action="store_true",
                    help="also cProfile one gblas BFS per graph (written to the output folder)")
     p.add_argument("--profile-top", type=int, default=30, help=argparse.SUPPRESS)
-    p.add_argument("--report", metavar="JSON",
-                   help="run nothing: re-print the tables and redraw the plot of an earlier "
-                        "run's JSON (written beside it, or to --out)")
+    p.add_argument("--gapbs", metavar="PATH", default=None,
+                   help=f"GAPBS source checkout: build it and time its bfs as the gapbs "
+                        f"column (default ${gapbs.GAPBS_ENV}; without either: not run)")
+    p.add_argument("--gapbs-build", metavar="DIR", default=str(gapbs.BUILD_ROOT),
+                   help="where GAPBS's binaries and converted graphs go (default "
+                        "%(default)s, git-ignored)")
+    p.add_argument("--report", metavar="JSON", nargs="+",
+                   help="run nothing: re-print the tables and redraw the plot of earlier "
+                        "runs' JSON (written beside the first, or to --out); several runs "
+                        "of the same graphs give their median per graph and implementation")
     args = p.parse_args(argv)
     args.out_given = any(a == "--out" or a.startswith("--out=")
                          for a in (sys.argv[1:] if argv is None else argv))
@@ -452,6 +598,11 @@ def main(argv: list[str] | None = None) -> int:
         print("note: python-graphblas is not installed; skipping it "
               "(pip install python-graphblas)", file=sys.stderr)
     threads = common.set_threads(args.threads, gb2)
+    try:
+        peer, gapbs_meta = start_gapbs(args)
+    except InvalidValue as e:  # a bad checkout or a failed build: say so, run nothing
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     specs = common.expand_specs(args.graphs.split(","))
     if args.large:
         specs += [s for s in LARGE_GRAPHS if s not in specs]
@@ -460,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     threads = common.thread_info(gb2)
     meta = {"machine": common.machine_info(), "threads": threads,
             "command": " ".join(["python3", "benchmarks/bfs_cpu.py"] + (argv or sys.argv[1:])),
-            "args": vars(args), "graphs": specs}
+            "args": vars(args), "graphs": specs, "gapbs": gapbs_meta}
     print(header_text(meta), flush=True)
     results: list[dict[str, Any]] = []
     out = Path(args.out)
@@ -469,7 +620,7 @@ def main(argv: list[str] | None = None) -> int:
         g = Graph(spec, gb2, tuple(args.impls))
         print(f"{g.label}: n={g.n} m={g.m} {'directed' if g.directed else 'undirected'}, "
               f"loaded in {g.load_s:.1f} s", flush=True)
-        rec = bench_graph(g, gb2, args)
+        rec = bench_graph(g, gb2, args, peer)
         del g
         gc.collect()
         rec["wall_s"] = round(time.perf_counter() - t0, 1)
@@ -482,17 +633,36 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def start_gapbs(args: argparse.Namespace) -> tuple[gapbs.Gapbs | None, dict[str, Any] | None]:
+    """Build GAPBS when a checkout is given and the gapbs column is asked for."""
+    if "gapbs" not in args.impls:
+        return None, None
+    checkout = gapbs.resolve_checkout(args.gapbs)
+    if checkout is None:
+        print(f"note: gapbs {gapbs.NOT_RUN_NOTE}: give a GAPBS checkout with --gapbs PATH "
+              f"or ${gapbs.GAPBS_ENV} to time it", file=sys.stderr)
+        return None, {"note": gapbs.NOT_RUN_NOTE}
+    peer = gapbs.Gapbs(checkout, args.threads, Path(args.gapbs_build))
+    print(f"gapbs: built {peer.bin} in {peer.build_s:.1f} s", flush=True)
+    return peer, {"checkout": str(checkout), "commit": peer.commit, "bin": str(peer.bin),
+                  "threads": peer.threads, "trials": args.repeat}
+
+
 def write_report(meta: dict[str, Any], results: list[dict[str, Any]], out: Path, tag: str,
                  impls: tuple[str, ...]) -> None:
     """Print the tables and write ``bfs_cpu<tag>.json``, ``.md`` and ``.png``."""
     table = results_table(results, impls)
     ref = reference_table(results)
+    targets = targets_table(results)
     text = header_text(meta) + "\n\n" + table + "\n"
+    if targets:
+        text += "\ngblas against GAPBS, issue 13's targets (2 threads):\n\n" + targets + "\n"
     if ref:
         text += "\nAgainst the reference figures (ms):\n\n" + ref + "\n"
     text += ("\nms: median over sources (a count in parentheses: timed on fewer sources, "
              "--budget); MTEPS: median of edges(reached)/time; gblas/peer: time ratio "
-             "(> 1: gblas slower); lv: BFS levels.\n")
+             "(> 1: gblas slower; of several runs: the median of the runs' ratios); lv: BFS "
+             "levels.\n")
     print("\n" + text)
     common.write_json(out / f"bfs_cpu{tag}.json", {"meta": meta, "results": results})
     common.write_text(out / f"bfs_cpu{tag}.md", text)
@@ -505,14 +675,56 @@ def write_report(meta: dict[str, Any], results: list[dict[str, Any]], out: Path,
     print(f"wrote {out / f'bfs_cpu{tag}.json'}, .md" + (", .png" if png else ""))
 
 
-def report_from_json(path: str, out: Path | None) -> int:
-    """Re-print the tables and redraw the plot of an earlier run (``--report FILE``)."""
+def merge_runs(runs: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
+    """One report from several runs' JSON: per graph and implementation, the median of the
+    runs' times and MTEPS, and of the runs' gblas/peer ratios (graphs in the first run's
+    order; a check failure in any run stays)."""
+    by_graph: dict[str, list[dict[str, Any]]] = {}
+    for data in runs:
+        for r in data["results"]:
+            by_graph.setdefault(r["graph"], []).append(r)
+    results = []
+    for recs in by_graph.values():
+        rec = dict(recs[0])
+        rec["impls"] = {}
+        rec["runs"] = len(recs)
+        for name in dict.fromkeys(k for r in recs for k in r["impls"]):
+            ds = [r["impls"][name] for r in recs if name in r["impls"]]
+            d = dict(ds[0])
+            d["ms"] = common.median(x["ms"] for x in ds)
+            d["mteps"] = common.median(x["mteps"] if x["mteps"] is not None else float("nan")
+                                       for x in ds)
+            d["runs_ms"] = [x["ms"] for x in ds]
+            d["n_sources"] = min(x["n_sources"] for x in ds)
+            d["check_failures"] = sum(x["check_failures"] for x in ds)
+            bad = [x["check"] for x in ds if x["check"] not in ("ok", "ref")]
+            d["check"] = bad[0] if bad else ds[0]["check"]
+            rec["impls"][name] = d
+        if any("gapbs_note" not in r for r in recs):
+            rec.pop("gapbs_note", None)
+        rec["ratio_runs"] = {p: [r["impls"]["gblas"]["ms"] / r["impls"][p]["ms"] for r in recs
+                                 if "gblas" in r["impls"] and p in r["impls"]]
+                             for p in IMPLS if p != "gblas"}
+        results.append(rec)
+    meta = dict(runs[0]["meta"])
+    if len(runs) > 1:
+        meta["merged_from"] = names
+    return {"meta": meta, "results": results}
+
+
+def report_from_json(paths: list[str], out: Path | None) -> int:
+    """Re-print the tables and redraw the plot of earlier runs (``--report FILE ...``)."""
     import json  # noqa: PLC0415
 
-    with open(path) as f:
-        data = json.load(f)
-    p = Path(path)
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            runs.append(json.load(f))
+    data = merge_runs(runs, [Path(p).name for p in paths])
+    p = Path(paths[0])
     tag = p.stem[len("bfs_cpu"):] if p.stem.startswith("bfs_cpu") else ""
+    if len(paths) > 1:
+        tag += "_median"
     args = data["meta"].get("args", {})
     impls = tuple(args.get("impls") or IMPLS)
     write_report(data["meta"], data["results"], out or p.parent, tag, impls)
