@@ -451,8 +451,8 @@ class Matrix(MatrixLike):
         from ..exceptions import OutputNotEmpty  # noqa: PLC0415
         if self.nvals and not clear:
             raise OutputNotEmpty(f"{self.name} has {self.nvals} values; pass clear=True")
-        csr = ops.build.build_matrix_csr(rows, columns, values, self.dtype, self.nrows, self.ncols,
-                               dup_op)
+        csr = ops.build.build_matrix_csr(rows, columns, values, self.dtype, self.nrows,
+                                         self.ncols, dup_op)
         self._set(csr.to(self.device) if self.device != "cpu" else csr)
 
     # ------------------------------------------------------------------ properties
@@ -490,11 +490,11 @@ class Matrix(MatrixLike):
                 and all(is_scalar_index(i) for i in index)):
             raise InvalidValue("del A[i, j] takes two integer indices")
         ops.assign.delete_element(self, (normalize_index(index[0], self.nrows, "row"),
-                              normalize_index(index[1], self.ncols, "column")))
+                                         normalize_index(index[1], self.ncols, "column")))
 
     def _write(self, res: Result, mask: Any, accum: Any, replace: bool) -> None:
         self._set(ops.writeback.writeback_matrix(self._csr(), res.data, mask, accum, replace,
-                                   res.mask_applied))
+                                                 res.mask_applied))
 
     # ------------------------------------------------------------------ whole-object
     def dup(self, dtype: Any = None, *, clear: bool = False, mask: Any = None,
