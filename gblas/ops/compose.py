@@ -18,6 +18,7 @@ from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..formats.csr.convert import csr_from_keys
 from ..formats.vector import VecData
 from ..semirings.model import BinaryOp, Monoid, Semiring, binary, monoid
+from .ewise import same_kind
 from .plan import record
 from .validate import as_semiring, binary_types
 
@@ -32,17 +33,6 @@ def _binary(op: Any, what: str, default: BinaryOp) -> BinaryOp:
     raise DomainMismatch(f"{what} needs a BinaryOp or Monoid (e.g. binary.plus), got {op!r}")
 
 
-def _same_kind(a: Any, b: Any, what: str) -> str:
-    if getattr(b, "ndim", None) != a.ndim:
-        raise DimensionMismatch(
-            f"{what}: both operands must be {'vectors' if a.ndim == 1 else 'matrices'}, "
-            f"got {type(b).__name__}"
-        )
-    if a.shape != b.shape:
-        raise DimensionMismatch(f"{what}: shapes {a.shape} and {b.shape} differ")
-    return a.device if a.device == b.device else same_device(a, b)
-
-
 def ewise_union_expr(a: Any, b: Any, op: Any, left_default: Any,
                      right_default: Any) -> Expression:
     """Union of a and b: op(a, b) where both have an entry, op(a, right_default) where only
@@ -52,7 +42,7 @@ def ewise_union_expr(a: Any, b: Any, op: Any, left_default: Any,
     bop = _binary(op, "ewise_union", binary.plus)
     if left_default is None or right_default is None:
         raise InvalidValue("ewise_union needs both left_default and right_default scalars")
-    dev = _same_kind(a, b, "ewise_union")
+    dev = same_kind(a, b, "ewise_union")
     out = binary_types(bop, a.dtype, b.dtype)[1]
 
     def compute(mask: Any, desc: Any) -> Result:

@@ -89,16 +89,22 @@ def use_dense(*datas: VecData) -> bool:
     return sum(d.nvals for d in datas) > _config.get("bitmap_density") * datas[0].size
 
 
-def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
-    bop = _as_binary(op, name)
+def same_kind(a: Any, b: Any, what: str) -> str:
+    """The device of two operands of an element-wise operation; DimensionMismatch unless
+    both are vectors or both matrices, of one shape."""
     if getattr(b, "ndim", None) != a.ndim:
         raise DimensionMismatch(
-            f"{name}: both operands must be {'vectors' if a.ndim == 1 else 'matrices'}, "
+            f"{what}: both operands must be {'vectors' if a.ndim == 1 else 'matrices'}, "
             f"got {type(b).__name__}"
         )
     if a.shape != b.shape:
-        raise DimensionMismatch(f"{name}: shapes {a.shape} and {b.shape} differ")
-    dev = a.device if a.device == b.device else same_device(a, b)
+        raise DimensionMismatch(f"{what}: shapes {a.shape} and {b.shape} differ")
+    return a.device if a.device == b.device else same_device(a, b)
+
+
+def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
+    bop = _as_binary(op, name)
+    dev = same_kind(a, b, name)
     domain, out = binary_types(bop, a.dtype, b.dtype)
     if a.ndim == 1:
         kind = "add" if name == "ewise_add" else "mult"
