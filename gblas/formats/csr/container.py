@@ -58,6 +58,20 @@ class CSR:
             d["_indices32"] = self.indices.astype(np.int32) if fits else None
         return d["_indices32"]
 
+    def row_tiles(self, tile: int) -> Any:
+        """First row of every tile of ``tile`` entries (tile t: the rows whose first entry
+        lies in [t·tile, (t+1)·tile)), then ``nrows``: the GPU pull's split of the work,
+        made once and kept on this representation (its arrays are not changed in place)."""
+        tiles = self.__dict__.setdefault("_row_tiles", {})
+        if tile not in tiles:
+            xp = self.xp
+            count = max(1, -(-self.nnz // tile))
+            bounds = xp.arange(count + 1, dtype=np.int64) * tile
+            first = xp.searchsorted(self.indptr[:-1], bounds, side="left").astype(np.int64)
+            first[-1] = self.nrows
+            tiles[tile] = first
+        return tiles[tile]
+
     def row_ids(self) -> Any:
         """Row index of every stored entry (COO rows)."""
         xp = self.xp

@@ -31,6 +31,9 @@ _SOURCE = Path(__file__).with_name("mxv.cu")
 _CLAIM_FREE = 0x7FFFFFFF
 LONG_ROW = 1024  # rows longer than this: a block per row (mxv_pull_long)
 LONG_BLOCK = 512  # its threads (GB_LONG_BLOCK in mxv.cu)
+TILE = 1024  # entries a tile of mxv_pull_tiles starts (GB_TILE in mxv.cu)
+TILE_BLOCK = 256  # its threads (GB_TILE_BLOCK)
+PULL_TILES = True  # mxv_pull_tiles where it applies (False: the warp-per-row kernel)
 
 
 def source(path: Path = _SOURCE) -> str:
@@ -136,20 +139,38 @@ def mxv_pull(call: MxvCall) -> VecData:
         # hub rows (longer than LONG_ROW) go to mxv_pull_long, a block per row; the
         # planner passes the longest row (read once per matrix and cached there)
         long = int(call.extra.get("max_row", 1 << 62)) > LONG_ROW
+        long_row = np.int64(LONG_ROW if long else 1 << 62)
         # a full x: the kernels skip the presence byte (one dependent gather less a read)
-        x_full = np.int32(call.x.kind == FULL)
+        x_full = call.x.kind == FULL
         args = (csr.indptr, indices, mvals, np.int32(m_iso), cp.ascontiguousarray(xb),
-                x_full, xvals, np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp),
-                np.int64(n), params, np.int32(bool(ks.has_terminal)),
-                np.int32(_first_wins(ks)), np.int64(LONG_ROW if long else 1 << 62),
-                pres, vals, count)
-        get_kernel(dev, expr)((_grid(n, dev, per_thread=32),), (_BLOCK,), args)
+                np.int32(x_full), xvals, np.int32(x_iso), mask, np.int32(use_mask),
+                np.int32(mcomp), np.int64(n), params, np.int32(bool(ks.has_terminal)),
+                np.int32(_first_wins(ks)), long_row, pres, vals, count)
+        if _tiles_apply(ks, x_full):
+            row_tile = csr.row_tiles(TILE)
+            ntiles = int(row_tile.shape[0]) - 1
+            get_kernel(dev, "mxv_pull_tiles" + expr[len("mxv_pull"):])(
+                (_grid(ntiles * TILE_BLOCK, dev),), (TILE_BLOCK,),
+                (csr.indptr, indices, mvals, np.int32(m_iso), xvals, np.int32(x_iso), mask,
+                 np.int32(use_mask), np.int32(mcomp), row_tile, np.int64(ntiles), params,
+                 long_row, pres, vals, count))
+        else:
+            get_kernel(dev, expr)((_grid(n, dev, per_thread=32),), (_BLOCK,), args)
         if long:
             get_kernel(dev, "mxv_pull_long" + expr[len("mxv_pull"):])(
                 (_grid((n * _BLOCK + LONG_BLOCK - 1) // LONG_BLOCK, dev),), (LONG_BLOCK,), args)
     res = VecData.bitmap(n, ks.out_type, pres, vals, count=count)
     res.exclusive = True  # the kernel's own arrays: later writes may update them in place
     return res
+
+
+def _tiles_apply(ks: KernelSemiring, x_full: bool) -> bool:
+    """Whether mxv_pull_tiles computes the pull: x full (no presence to test), a monoid
+    without first-wins order (its fold is in row order only for short rows) and a
+    multiply that does not read the row index (the staging does not know it)."""
+    mult = ks.mult
+    return (PULL_TILES and x_full and not _first_wins(ks) and mult is not None
+            and not mult.positional)
 
 
 @functools.cache
@@ -272,6 +293,11 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
     "mxv_pull_long<7, 4, double, double, true, true, int>",
     "mxv_pull_long<4, 10, double, double, true, true, int>",
     "mxv_pull_long<1, 10, long long, long long, false, true, int>",
+    "mxv_pull_tiles<7, 4, double, double, true, true, int>",  # plus_times fp64
+    "mxv_pull_tiles<1, 4, double, double, false, true, int>",  # plus_second (PageRank)
+    "mxv_pull_tiles<1, 10, long long, long long, false, true, int>",  # min_second (CC)
+    "mxv_pull_tiles<4, 10, double, double, true, true, long long>",  # min_plus, 64-bit
+    "mxv_pull_tiles<13, 12, bool, bool, true, true, int>",  # lor_land
     "mxv_push_claim",
     "mxv_push_values<2, bool, bool, false, false>",
     "mxv_push_values<30, bool, long long, false, false>",

@@ -16,6 +16,10 @@
 #define GB_FULL_MASK 0xffffffffu
 #define GB_LONG_BLOCK 512  // threads of mxv_pull_long (a block per hub row)
 #define GB_LONG_UNROLL 4   // entries a thread of mxv_pull_long loads per step
+#define GB_TILE 1024       // entries whose rows start in one tile of mxv_pull_tiles
+#define GB_TILE_CAP 2048   // entries a tile stages (its last row may run past GB_TILE)
+#define GB_TILE_BLOCK 256  // threads of mxv_pull_tiles
+#define GB_TILE_UNROLL 8   // GB_TILE_CAP / GB_TILE_BLOCK: one staging step per tile
 
 // ---------------------------------------------------------------------------- pull
 // T(i) = (+)_k M(i,k) (x) x(k) over rows i of CSR(M), one warp per row (grid-stride
@@ -225,6 +229,132 @@ __global__ void mxv_pull_long(const long long* __restrict__ indptr,
     }
   }
   if (t == 0 && nfound) atomicAdd(count, nfound);
+}
+
+// Rows by tiles of entries (CSR-Adaptive: J. L. Greathouse, M. Daga, "Efficient sparse
+// matrix-vector multiplication on GPUs using the CSR storage format", SC'14). Tile t holds
+// the rows whose first entry lies in [t·GB_TILE, (t+1)·GB_TILE) (row_tile[t] is the first
+// of them, computed once per representation: CSR.row_tiles). A block stages every product
+// of its tile in shared memory, each thread loading GB_TILE_UNROLL entries at once (a warp
+// per row of ~30 entries keeps a few loads in flight; here every thread does), then folds
+// each row from shared memory: a thread per row of at most 32 entries, in row order, and
+// a warp per longer row (lane partials, then the shuffle fold of mxv_pull).
+// For x full, monoids without first-wins order and non-positional multiplies (the planner
+// checks); the terminal value does not stop a row (the fold over the rest keeps it).
+// Rows longer than long_row are left to mxv_pull_long; a tile spanning more than
+// GB_TILE_CAP entries (it holds such a row) folds its other rows from global memory, a
+// warp per row.
+// Bytes per entry: sizeof(TI) (index) [+ sizeof(TD) matrix value if UL] [+ sizeof(TD)
+// x value if UR]; per row 8 (indptr, read twice: cached) + 1 (mask) + 1 + sizeof(TZ) out.
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI>
+__global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
+                               const TI* __restrict__ indices,
+                               const TD* __restrict__ mvals, int m_iso,
+                               const TD* __restrict__ xvals, int x_iso,
+                               const bool* __restrict__ mask, int use_mask, int mcomp,
+                               const long long* __restrict__ row_tile, long long ntiles,
+                               const TZ* __restrict__ params, long long long_row,
+                               bool* __restrict__ out_pres, TZ* __restrict__ out_vals,
+                               unsigned long long* __restrict__ count) {
+  __shared__ TZ s_prod[GB_TILE_CAP];
+  __shared__ long long s_queue[GB_TILE_CAP / 32];
+  __shared__ int s_nq;
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const int nwarps = blockDim.x >> 5;
+  const TZ ident = params[0];
+  unsigned long long nfound = 0;
+  for (long long tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+    const long long r0 = row_tile[tile], r1 = row_tile[tile + 1];
+    const long long lo = indptr[r0], hi = indptr[r1];
+    if (hi - lo > GB_TILE_CAP) {  // holds a hub row: the others a warp each, from memory
+      for (long long i = r0 + warp; i < r1; i += nwarps) {
+        const long long start = indptr[i], end = indptr[i + 1];
+        if (end - start > long_row) continue;
+        const bool allowed = !(use_mask && (bool)mask[i] == (bool)mcomp);
+        TZ acc = ident;
+        for (long long p = start + lane; allowed && p < end; p += 32) {
+          const long long k = (long long)indices[p];
+          TD a = TD(), b = TD();
+          if constexpr (UL) a = m_iso ? mvals[0] : mvals[p];
+          if constexpr (UR) b = x_iso ? xvals[0] : xvals[k];
+          const TZ v = gb_mult<MOP, TD, TZ>(a, b, i, k, 0LL);
+          acc = p == start + lane ? v : gb_add<AOP, TZ>(acc, v);
+        }
+        const int have = (int)min((long long)32, max(0LL, end - start));
+        for (int off = 16; off > 0; off >>= 1) {
+          const TZ o = __shfl_down_sync(GB_FULL_MASK, acc, off);
+          if (lane + off < have) acc = gb_add<AOP, TZ>(acc, o);
+        }
+        if (lane == 0) {
+          const bool found = allowed && end > start;
+          out_pres[i] = found;
+          out_vals[i] = found ? acc : ident;
+          nfound += found ? 1 : 0;
+        }
+      }
+      continue;  // uniform over the block: no barrier is skipped by part of it
+    }
+    if (t == 0) s_nq = 0;
+    // stage: every product of the tile, GB_TILE_UNROLL loads in flight per thread
+    for (long long base = lo; base < hi; base += (long long)GB_TILE_UNROLL * blockDim.x) {
+      TI k[GB_TILE_UNROLL];
+      TD a[GB_TILE_UNROLL];
+#pragma unroll
+      for (int u = 0; u < GB_TILE_UNROLL; ++u) {
+        const long long p = base + (long long)u * blockDim.x + t;
+        k[u] = p < hi ? indices[p] : TI(0);
+        a[u] = TD();
+        if constexpr (UL) a[u] = m_iso ? mvals[0] : (p < hi ? mvals[p] : TD());
+      }
+#pragma unroll
+      for (int u = 0; u < GB_TILE_UNROLL; ++u) {
+        const long long p = base + (long long)u * blockDim.x + t;
+        if (p < hi) {
+          TD b = TD();
+          if constexpr (UR) b = x_iso ? xvals[0] : xvals[k[u]];
+          s_prod[p - lo] = gb_mult<MOP, TD, TZ>(a[u], b, 0LL, (long long)k[u], 0LL);
+        }
+      }
+    }
+    __syncthreads();
+    // fold: short rows a thread each, in row order; longer ones queued for the warps
+    for (long long i = r0 + t; i < r1; i += blockDim.x) {
+      const long long s = indptr[i] - lo, e = indptr[i + 1] - lo;
+      const bool allowed = !(use_mask && (bool)mask[i] == (bool)mcomp);
+      if (allowed && e - s > 32) {
+        s_queue[atomicAdd(&s_nq, 1)] = i;
+        continue;
+      }
+      const bool found = allowed && e > s;
+      TZ acc = ident;
+      if (found) {
+        acc = s_prod[s];
+        for (long long p = s + 1; p < e; ++p) acc = gb_add<AOP, TZ>(acc, s_prod[p]);
+      }
+      out_pres[i] = found;
+      out_vals[i] = acc;
+      nfound += found ? 1 : 0;
+    }
+    __syncthreads();
+    for (int q = warp; q < s_nq; q += nwarps) {
+      const long long i = s_queue[q];
+      const long long s = indptr[i] - lo, e = indptr[i + 1] - lo;
+      TZ acc = s_prod[s + lane];  // e - s > 32: every lane has a first product
+      for (long long p = s + lane + 32; p < e; p += 32) acc = gb_add<AOP, TZ>(acc, s_prod[p]);
+      for (int off = 16; off > 0; off >>= 1) {
+        acc = gb_add<AOP, TZ>(acc, __shfl_down_sync(GB_FULL_MASK, acc, off));
+      }
+      if (lane == 0) {
+        out_pres[i] = true;
+        out_vals[i] = acc;
+        nfound += 1;
+      }
+    }
+    __syncthreads();  // the next tile reuses s_prod and s_nq
+  }
+  // every thread gets here (the tile loop is uniform over the block): one atomic a warp
+  const unsigned found_warp = __reduce_add_sync(GB_FULL_MASK, (unsigned)nfound);
+  if (lane == 0 && found_warp) atomicAdd(count, (unsigned long long)found_warp);
 }
 
 // ---------------------------------------------------------------------------- push
