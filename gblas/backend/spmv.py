@@ -23,6 +23,7 @@ from numba import prange
 
 from ..semirings.codegen_numba import FIRST, MAX, MIN, PAIR, PLUS, SECOND, TIMES
 from ..semirings.model import KernelSemiring
+from .threads import threads_for
 
 _TYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.int64),
           np.dtype(np.int32))
@@ -133,8 +134,10 @@ def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: 
             mvals, m_iso, x, xpres, full, mask, use_mask, bool(mask_comp),
             _MONOIDS[ks.add.binaryop.name], mop, out, pres)
     threads = numba.get_num_threads()
-    if threads == 1 or indices.shape[0] + n < SMALL_WORK:
-        _pull(*args)  # static halves: setting a chunk size costs more than it saves here
+    work = indices.shape[0] + n
+    if threads == 1 or work < SMALL_WORK:
+        with threads_for(work, SMALL_WORK):  # tiny: one thread; else static halves
+            _pull(*args)
         return pres, out
     # dynamic chunks of rows: a power-law graph's hub rows would unbalance static halves
     with numba.parallel_chunksize(int(min(max(n // (threads * 32), 16), 4096))):

@@ -11,6 +11,7 @@ from typing import Any
 
 from .._device import device_kind, same_device
 from ..backend import spmv
+from ..backend.threads import threads_for
 from ..core.descriptor import Descriptor
 from ..core.expr import Expression, Result
 from ..core.mask import Mask
@@ -195,7 +196,7 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
             T = _pull_arith(call)  # noqa: N806
         else:
             # small products on one thread: waking the pool costs more than the work
-            with _threads_for()(int(getattr(rep, "nnz", 1 << 30)) + M.nrows, _SERIAL_WORK):
+            with threads_for(int(getattr(rep, "nnz", 1 << 30)) + M.nrows, _SERIAL_WORK):
                 T = reg.func(call)  # noqa: N806
     if isinstance(state, dict):
         state[transposed_view] = used_direction
@@ -228,19 +229,6 @@ def _plan_mxv(M: Any, owner: Any, device: str, storage: str, direction: str,  # 
     params = owner._primary_params if owner.format.split("(")[0] == fmt else {}
     rep = M._rep(fmt, transposed=used_direction == "push", **params)
     return reg, fmt, rep, used_direction
-
-
-def _threads_for() -> Any:
-    """formats.csr.cpu.threads_for (imported on first use: it loads Numba's kernels)."""
-    global _THREADS_FOR
-    if _THREADS_FOR is None:
-        from ..formats.csr.cpu import threads_for  # noqa: PLC0415
-
-        _THREADS_FOR = threads_for
-    return _THREADS_FOR
-
-
-_THREADS_FOR: Any = None
 
 
 def _max_row(rep: Any) -> int:

@@ -41,8 +41,8 @@ import numba
 import numpy as np
 from numba import prange
 
+from ...backend.threads import threads_for as csr_threads_for
 from ...exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
-from ..csr.cpu import threads_for as csr_threads_for
 from .container import BVSS, SIGMA, TAU
 
 VARIANTS = ("mma", "popcount")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...backend.registry import MxvCall, register_kernel
-from ..csr.cpu import threads_for
+from ...backend.threads import threads_for
 from ..vector import VecData
 from . import cpu
 

@@ -27,8 +27,7 @@ the user's Numba functions (compiled per operator, in memory only).
 from __future__ import annotations
 
 import types as pytypes
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import numba
@@ -254,25 +253,6 @@ def _first_value(ks: KernelSemiring) -> tuple[int, int] | None:
 def pull_first_applies(ks: KernelSemiring) -> bool:
     """Whether :func:`mxv_pull` takes the bit-packed first-found kernel for ``ks``."""
     return bool(ks.is_any and _first_value(ks) is not None)
-
-
-_SERIAL_WORK = 1 << 15
-
-
-@contextmanager
-def threads_for(work: int, serial_below: int = _SERIAL_WORK) -> Iterator[None]:
-    """Run small inputs (``work`` < ``serial_below``) on one thread: waking the pool costs
-    more than the work, and on a loaded machine a parallel region over a tiny input can
-    stall for milliseconds."""
-    if work >= serial_below:
-        yield
-        return
-    prev = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(prev)
 
 
 def mxv_pull(M: CSR, x_present: Any, x_values: Any | None, mask_bits: Any | None,

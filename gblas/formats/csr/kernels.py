@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...backend.registry import MxmCall, MxvCall, register_kernel
+from ...backend.threads import threads_for
 from ..vector import VecData
 from . import cpu
 from .container import CSR
@@ -10,7 +11,7 @@ from .container import CSR
 
 def _pull(call: MxvCall) -> VecData:
     xb, xv = call.x.as_bitmap()
-    with cpu.threads_for(call.rep.nnz + call.nrows):
+    with threads_for(call.rep.nnz + call.nrows):
         present, values = cpu.mxv_pull(call.rep, xb, xv if call.ks.uses_right else None,
                                        call.mask_bits, call.mask_comp, call.ks)
     return VecData.bitmap(call.nrows, call.ks.out_type, present, values).normalized()
@@ -42,7 +43,7 @@ register_kernel("mxv", "csr_push_spmspv", device="cpu", format="csr", direction=
                  mask="structural|value", traits="builtin|udf", fuses_mask=True)
 def _mxm_dot(call: MxmCall) -> CSR:
     A, BT, M = call.a, call.b_t(), call.mask  # noqa: N806
-    with cpu.threads_for(A.nnz + BT.nnz + M.nnz):
+    with threads_for(A.nnz + BT.nnz + M.nnz):
         return cpu.mxm_masked_dot(A, BT, M, call.ks)
 
 
@@ -50,5 +51,5 @@ def _mxm_dot(call: MxmCall) -> CSR:
                  fuses_mask=True)
 def _mxm_gustavson(call: MxmCall) -> CSR:
     A, B = call.a, call.b  # noqa: N806
-    with cpu.threads_for(A.nnz + B.nnz):
+    with threads_for(A.nnz + B.nnz):
         return cpu.mxm_gustavson(A, B, call.mask, call.mask_comp, call.ks)

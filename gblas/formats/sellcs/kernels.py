@@ -9,7 +9,7 @@ matrix holds this format (Sell-C-σ is a row format; its transpose serves vxm).
 from __future__ import annotations
 
 from ...backend.registry import MxvCall, register_kernel
-from ..csr.cpu import threads_for
+from ...backend.threads import threads_for
 from ..vector import VecData
 from . import cpu, cuda  # noqa: F401 - importing cuda registers the device kernels
 
