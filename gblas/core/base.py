@@ -155,11 +155,12 @@ def index_array(idx: Any, size: int, what: str = "index") -> Any:
         return np.empty(0, dtype=np.int64)
     if arr.dtype.kind not in "iu":
         raise InvalidValue(f"{what} list must hold integers, got dtype {arr.dtype}")
-    arr = arr.astype(np.int64)
-    bad = (arr < -size) | (arr >= size)
-    if bad.any():
+    arr = arr.astype(np.int64, copy=False)
+    lo, hi = int(arr.min()), int(arr.max())  # two passes, no temporaries: the usual case
+    if lo < -size or hi >= size:
+        bad = (arr < -size) | (arr >= size)
         raise IndexOutOfBound(
             f"{what} {int(arr[bad][0])} is out of range for size {size} "
             f"({int(bad.sum())} bad entries)"
         )
-    return np.where(arr < 0, arr + size, arr)
+    return arr if lo >= 0 else np.where(arr < 0, arr + size, arr)

@@ -122,7 +122,14 @@ def mxv_pull(call: MxvCall) -> VecData:
     with cp.cuda.Device(dev):
         dom = _domain(ks)
         ul, ur = bool(ks.uses_left), bool(ks.uses_right)
-        xb, xv = call.x.as_bitmap()
+        # a full x: the kernels skip the presence byte (one dependent gather less a read),
+        # so none is made (as_bitmap would allocate and fill n bytes for a new vector)
+        x_full = call.x.kind == FULL
+        if x_full:
+            xb, xv = _dummy("|b1", dev), call.x.values
+        else:
+            xb, xv = call.x.as_bitmap()
+            xb = cp.ascontiguousarray(xb)
         mvals, m_iso = _operand(csr.values, csr.iso, ul, dom, cp, dev)
         xvals, x_iso = _operand(xv, None, ur, dom, cp, dev)
         mask, use_mask, mcomp = _mask(call, cp)
@@ -140,12 +147,10 @@ def mxv_pull(call: MxvCall) -> VecData:
         # planner passes the longest row (read once per matrix and cached there)
         long = int(call.extra.get("max_row", 1 << 62)) > LONG_ROW
         long_row = np.int64(LONG_ROW if long else 1 << 62)
-        # a full x: the kernels skip the presence byte (one dependent gather less a read)
-        x_full = call.x.kind == FULL
-        args = (csr.indptr, indices, mvals, np.int32(m_iso), cp.ascontiguousarray(xb),
-                np.int32(x_full), xvals, np.int32(x_iso), mask, np.int32(use_mask),
-                np.int32(mcomp), np.int64(n), params, np.int32(bool(ks.has_terminal)),
-                np.int32(_first_wins(ks)), long_row, pres, vals, count)
+        args = (csr.indptr, indices, mvals, np.int32(m_iso), xb, np.int32(x_full), xvals,
+                np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp), np.int64(n),
+                params, np.int32(bool(ks.has_terminal)), np.int32(_first_wins(ks)),
+                long_row, pres, vals, count)
         if _tiles_apply(ks, x_full):
             row_tile = csr.row_tiles(TILE)
             ntiles = int(row_tile.shape[0]) - 1
