@@ -537,7 +537,8 @@ def _run_graph(spec: str, A: Matrix, sym: bool, sources: list[int], deg: Any,  #
     for method in order:
         spent = 0.0
         if method == "blest":
-            report_blest_ready(bl)  # (with --blest-overlap: waits for the preprocessing)
+            if not bl.waited:  # --blest-overlap: wait for the preprocessing now
+                report_blest_ready(bl)
             bl.bfs(sources[0])  # warm-up, as for the others
         for s in sources:
             if spent > budget_s and len(rows[method]) >= 3:

@@ -408,6 +408,11 @@ class BlestRun:
         self.wait_s = 0.0  # time spent waiting for the preprocessing
 
     @property
+    def waited(self) -> bool:
+        """Whether the ``ready`` line has been read."""
+        return self._ready is not None
+
+    @property
     def ready(self) -> Ready:
         """The ``ready`` line: waits until Blest's preprocessing is done."""
         if self._ready is None:
