@@ -373,7 +373,9 @@ def test_driver_protocol_levels_and_caches(fake_blest: blest.Blest) -> None:
     assert json.loads(g.ordering_cache.with_suffix(".json").read_text()) == {"reorder_s": 2.5}
     run = fake_blest.start(g, wait=False, threads=3)  # the cached ordering, deferred wait
     try:
+        assert not run.waited
         ready = blest.Blest.finish_start(run, g)
+        assert run.waited and run.wait_s > 0
         assert ready.ordering_cached and ready.reorder_s == 0.0
         assert run.first_reorder_s == 2.5  # the time of the run that computed it
     finally:
@@ -431,7 +433,8 @@ def _result(graph: str, blest_ms: float | None) -> dict:
     if blest_ms is None:
         r["blest_note"] = blest.NOT_RUN_NOTE
     else:
-        r["blest"] = {**m, "ms": blest_ms, "call_ms": 30.0, "sources_timed": 12}
+        r["blest"] = {**m, "ms": blest_ms, "mean_ms": 0.75, "call_ms": 30.0,
+                      "sources_timed": 12}
         r["blest_prep"] = {"csc_s": 0.5, "reorder_s": 0.0, "first_reorder_s": 40.0,
                            "bvss_s": 1.5}
     return r
@@ -441,11 +444,13 @@ def test_bfs_gpu_table_blest_columns() -> None:
     text = bfs_gpu.table([_result("kron:22", 0.5), _result("grid:8x8", None)])
     head, _, *rows = text.splitlines()
     cols = [c.strip() for c in head.strip("|").split("|")]
-    for name in ("blest ms", "blest µs/lvl", "blest call ms", "blest prep s", "fused/blest"):
+    for name in ("blest ms", "blest mean ms", "blest µs/lvl", "blest call ms", "blest prep s",
+                 "fused/blest"):
         assert name in cols
     kron = dict(zip(cols, (c.strip() for c in rows[0].strip("|").split("|"))))
     grid = dict(zip(cols, (c.strip() for c in rows[1].strip("|").split("|"))))
     assert kron["blest ms"] == "0.5" and kron["fused/blest"] == "4"
+    assert kron["blest mean ms"] == "0.75" and kron["blest call ms"] == "30"
     assert kron["blest prep s"] == "42"  # the cached ordering's first computation counts
     assert kron["src"] == "16/16/16/16/12" and grid["src"] == "16/16/16/16"
     assert grid["blest ms"] == blest.NOT_RUN_NOTE and grid["fused/blest"] == "-"
@@ -524,3 +529,26 @@ def test_blest_levels_equal_scipys(real_driver: Path, tmp_path: Path, spec: str)
             res = run.bfs(s)
             assert res.ms > 0 and res.call_ms >= res.ms
             assert blest.check_levels(res, _levels(S, s)) == "ok"
+
+
+@pytest.mark.nvcc
+@pytest.mark.gpu
+def test_bfs_gpu_with_the_blest_column(real_driver: Path, tmp_path: Path) -> None:
+    from gblas._device import cuda_available  # noqa: PLC0415
+
+    if not cuda_available():
+        pytest.skip("no CUDA device answers")
+    co = _blest_checkout()
+    assert co is not None
+    rc = bfs_gpu.main(["--graphs", "kron:10,grid:20x30", "--sources", "3", "--blest", str(co),
+                       "--blest-build", str(real_driver.parent.parent), "--blest-arch", "90",
+                       "--out", str(tmp_path)])
+    assert rc == 0
+    data = json.loads((tmp_path / "bfs_gpu.json").read_text())
+    assert data["machine"]["blest"]["rebuilt"] is False  # the fixture's build is reused
+    for r in data["results"]:
+        assert r["mismatches"] == 0 and r["checked_against_fused"]["blest"] == 3
+        assert r["blest"]["sources_timed"] == 3 and r["blest"]["ms"] > 0
+        assert r["blest_prep"]["ordering"] == ("rcm" if r["graph"].startswith("grid")
+                                               else "jaccard-windows")
+    assert "blest mean ms" in (tmp_path / "bfs_gpu.md").read_text()
