@@ -143,6 +143,7 @@ def build(checkout: Path, build_root: Path = BUILD_ROOT, *, arch: str | int = DE
     if binary.is_file() and stamp.is_file() and stamp.read_text().strip() == digest:
         return binary, False
     stamp.unlink(missing_ok=True)
+    binary.unlink(missing_ok=True)  # so that a failed build leaves no stale binary
     proc = subprocess.run(cmd, capture_output=True, text=True)
     (out_dir / f"build_sm{a}.log").write_text(" ".join(cmd) + "\n" + proc.stdout + proc.stderr)
     if proc.returncode != 0 or not binary.is_file():
@@ -404,6 +405,7 @@ class BlestRun:
         assert self.proc.stdout is not None
         self._lines = _Lines(self.proc.stdout.fileno())
         self._ready: Ready | None = None
+        self._error: Exception | None = None  # why the ready line never came
         self.first_reorder_s: float | None = None  # Blest.start: of the run that computed it
         self.wait_s = 0.0  # time spent waiting for the preprocessing
 
@@ -414,10 +416,17 @@ class BlestRun:
 
     @property
     def ready(self) -> Ready:
-        """The ``ready`` line: waits until Blest's preprocessing is done."""
+        """The ``ready`` line: waits until Blest's preprocessing is done. A failure (the
+        driver exited, or timed out) is raised again on every later access."""
         if self._ready is None:
+            if self._error is not None:
+                raise self._error
             t0 = time.perf_counter()
-            self._ready = parse_ready(self._expect("ready"))
+            try:
+                self._ready = parse_ready(self._expect("ready"))
+            except (InvalidValue, TimeoutError) as e:
+                self._error = e
+                raise
             self.wait_s = time.perf_counter() - t0
         return self._ready
 
@@ -463,6 +472,7 @@ class BlestRun:
             self.proc.wait()
         if self.proc.stdout:
             self.proc.stdout.close()
+        self._lines.sel.close()
         self._log.close()
 
     def __enter__(self) -> BlestRun:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -454,6 +455,54 @@ def test_bfs_gpu_table_blest_columns() -> None:
     assert kron["blest prep s"] == "42"  # the cached ordering's first computation counts
     assert kron["src"] == "16/16/16/16/12" and grid["src"] == "16/16/16/16"
     assert grid["blest ms"] == blest.NOT_RUN_NOTE and grid["fused/blest"] == "-"
+
+
+class _Dev:
+    """A stand-in for a CuPy array: ``get()`` gives the host copy."""
+
+    def __init__(self, a: np.ndarray) -> None:
+        self.a = np.asarray(a)
+
+    def get(self) -> np.ndarray:
+        return self.a
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_bfs_gpu_times_blest_and_checks_levels(fake_blest: blest.Blest, overlap: bool,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    S = _canonical(gb.generators.grid2d(6, 5).to_scipy_sparse())
+    csr = SimpleNamespace(indptr=_Dev(S.indptr), indices=_Dev(S.indices))
+    run, g = bfs_gpu.blest_start(fake_blest, "grid:6x5", csr, True, overlap=overlap)
+    try:
+        assert run.waited is not overlap  # overlap: waited for at Blest's turn
+        sources, deg = [0, 7, 29], np.diff(S.indptr)
+        ref = {s: _Dev(_levels(S, s)) for s in sources}
+        rows: list[dict] = []
+        assert bfs_gpu.time_blest(run, g, sources, ref, deg, True, 20.0, rows) == 0
+        assert [r["source"] for r in rows] == sources and rows[0]["ms"] == 0.5
+        assert rows[0]["edges"] == S.nnz / 2 and rows[0]["levels"] == 10  # 6x5: depth 9
+        assert run.first_reorder_s == 2.5
+        wrong = {**ref, 7: _Dev(np.roll(ref[7].get(), 1))}
+        assert bfs_gpu.time_blest(run, g, sources, wrong, deg, True, 20.0, []) == 1
+        assert "MISMATCH blest vs fused levels, source 7" in capsys.readouterr().out
+        summary = bfs_gpu.blest_summary(run, g)
+        assert summary["ordering"] == "rcm" and summary["prep_s"] == pytest.approx(2.8)
+    finally:
+        run.close()
+
+
+def test_bfs_gpu_keeps_going_when_blest_dies(fake_blest: blest.Blest,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    S = _canonical(gb.generators.grid2d(3, 3).to_scipy_sparse())
+    csr = SimpleNamespace(indptr=_Dev(S.indptr), indices=_Dev(S.indices))
+    monkeypatch.setenv("FAKE_DIE", "1")
+    run, g = bfs_gpu.blest_start(fake_blest, "grid:3x3", csr, True, overlap=False)
+    try:  # the failure waits for Blest's turn, so that gblas is timed all the same
+        for _ in range(2):  # and it stays a failure
+            with pytest.raises(InvalidValue, match="out of memory"):
+                bfs_gpu.time_blest(run, g, [0], {}, np.diff(S.indptr), True, 1.0, [])
+    finally:
+        run.close()
 
 
 # ---------------------------------------------------------------------------- real nvcc
