@@ -3,6 +3,7 @@ naive SpMV BFS.
 
     PYTHONPATH=. python3 benchmarks/bfs_gpu.py [--graphs kron:22,kron:24,urand:22,urand:24,
         grid:2048x2048,grid:4096x4096,real] [--sources 16] [--out DIR]
+        [--blest PATH_TO_BLEST_CHECKOUT]
 
 On the same graphs and the same sources, in one process, on one CUDA device, it times
 
@@ -17,6 +18,16 @@ On the same graphs and the same sources, in one process, on one CUDA device, it 
 * ``naive``  a plain cupyx.scipy.sparse BFS: the frontier as a float32 vector,
              y = Aᵀ·x with cuSPARSE, one fused update kernel (mask out visited, set levels,
              count), and one host read of the count per level,
+* ``blest``  Blest (github.com/delbek/blest, the BVSS Tensor Core BFS) through our driver
+             (benchmarks/blest.py), built from the checkout given by ``--blest PATH`` or
+             ``$BLEST_DIR``, on the same graph (written from the Matrix gblas times) and
+             sources; one driver process per graph runs Blest's preprocessing (reordering,
+             BVSS build; ``blest prep s``) once, then its ``BVSSBFSKernel::run`` per source.
+             ``blest ms`` is Blest's own timer (host wall clock around its cooperative
+             kernel launch and the device synchronisation; the per-call upload is outside
+             it), ``blest call ms`` the whole call. Its levels, mapped back from Blest's
+             vertex order, are compared with the fused kernel's on every source. Without a
+             checkout the column reads "not run (no --blest)",
 
 levels only (``fused+par`` also times the fused kernel with parents). Each method runs once
 per graph as a warm-up (compilation, transposes, degree vectors), then over the sources
@@ -47,11 +58,13 @@ and ``<out>/bfs_gpu.md``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import blest
 import common  # first: puts the checkout on sys.path for gblas
 import numpy as np
 
@@ -60,6 +73,7 @@ from gblas.algorithms.bfs import bfs
 from gblas.core.matrix import Matrix
 from gblas.cuda import bfs as cuda_bfs
 from gblas.dtypes import BOOL
+from gblas.exceptions import InvalidValue
 from gblas.formats.csr.bfs_fused import fused_bfs
 from gblas.formats.csr.container import CSR
 from gblas.generators import _CHUNK, _LOOP, _TWO32, _check_scale, _level_probs, _rng
@@ -435,7 +449,68 @@ def profile_levels(A: Matrix, sources: list[int]) -> dict[str, Any]:  # noqa: N8
 
 
 # ---------------------------------------------------------------------------- driver
-def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any]:
+def blest_start(peer: blest.Blest, label: str, csr: CSR, sym: bool, *, overlap: bool
+                ) -> tuple[blest.BlestRun, blest.BlestGraph]:
+    """Write the graph for Blest and start its driver. With ``overlap`` the preprocessing
+    runs on all host cores but one while gblas is timed (the GPU is left alone until it is
+    done); otherwise this waits for it."""
+    g = peer.graph(label, csr.indptr.get(), csr.indices.get(), symmetric=sym)
+    threads = max(1, (os.cpu_count() or 2) - 1) if overlap else None
+    run = peer.start(g, wait=False, threads=threads)
+    if not overlap:
+        try:
+            report_blest_ready(run, g)
+        except (InvalidValue, TimeoutError):
+            pass  # kept by run and reported by time_blest; gblas is timed all the same
+    return run, g
+
+
+def report_blest_ready(run: blest.BlestRun, g: blest.BlestGraph) -> None:
+    """Wait for Blest's preprocessing and print what it did."""
+    r = blest.Blest.finish_start(run, g)
+    cached = f" (cached; computed in {run.first_reorder_s:.1f} s)" if r.ordering_cached else ""
+    print(f"  blest: {r.kernel}, {'social' if r.social else 'non-social'}, ordering "
+          f"{r.ordering} {r.reorder_s:.1f} s{cached}, BVSS {r.bvss_s:.1f} s, {r.slices} "
+          f"slices in {r.vsets} VSSs, waited {run.wait_s:.1f} s", flush=True)
+
+
+def blest_summary(run: blest.BlestRun, g: blest.BlestGraph) -> dict[str, Any]:
+    r = run.ready
+    return {"prep_s": r.prep_s, "read_s": r.read_s, "csc_s": r.csc_s, "reorder_s": r.reorder_s,
+            "first_reorder_s": run.first_reorder_s, "bvss_s": r.bvss_s,
+            "ordering": r.ordering, "ordering_cached": r.ordering_cached, "kernel": r.kernel,
+            "social": r.social, "full_padding": r.full_padding, "slices": r.slices,
+            "vsets": r.vsets, "update_divergence": r.update_divergence, "device": r.device,
+            "nnz": r.nnz, "write_s": g.write_s, "graph_file": str(g.path)}
+
+
+def time_blest(bl: blest.BlestRun, bg: blest.BlestGraph, sources: list[int],
+               ref: dict[int, Any], deg_host: np.ndarray, sym: bool, budget_s: float,
+               rows: list[dict[str, Any]]) -> int:
+    """Blest over the sources (after one warm-up call), its levels checked against the fused
+    kernel's (``ref``); appends to ``rows``, returns the number of mismatches."""
+    if not bl.waited:  # --blest-overlap: wait for the preprocessing now (or its failure)
+        report_blest_ready(bl, bg)
+    bl.bfs(sources[0])  # warm-up, as for the others
+    spent, bad = 0.0, 0
+    for s in sources:
+        if spent > budget_s and len(rows) >= 3:
+            break
+        t0 = time.perf_counter()
+        res = bl.bfs(s)
+        spent += time.perf_counter() - t0
+        edges = float(deg_host[res.level_array >= 0].sum()) / (2.0 if sym else 1.0)
+        rows.append({"source": s, "ms": res.ms, "call_ms": res.call_ms, "levels": res.levels,
+                     "edges": edges, "gteps": edges / (res.ms * 1e6)})
+        verdict = blest.check_levels(res, ref[s].get())
+        if verdict != "ok":
+            bad += 1
+            print(f"  MISMATCH blest vs fused levels, source {s}: {verdict}", flush=True)
+    return bad
+
+
+def run_graph(spec: str, nsrc: int, seed: int, budget_s: float,
+              peer: blest.Blest | None = None, overlap: bool = False) -> dict[str, Any]:
     cp = _cp()
     t0 = time.perf_counter()
     A, sym = load(spec)  # noqa: N806
@@ -454,6 +529,21 @@ def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any
     label = common.graph_label(spec)
     print(f"[{time.strftime('%H:%M:%S')}] {label}: n={n} nnz={nnz} sym={sym} load "
           f"{t_load:.1f}s transpose {t_transpose:.1f}s", flush=True)
+    bl, bg = blest_start(peer, label, csr, sym, overlap=overlap) if peer else (None, None)
+    try:
+        return _run_graph(spec, A, sym, sources, deg, deg_host, naive, budget_s, bl, bg,
+                          t_load, t_transpose)
+    finally:
+        if bl is not None:
+            bl.close()
+
+
+def _run_graph(spec: str, A: Matrix, sym: bool, sources: list[int], deg: Any,  # noqa: N803
+               deg_host: np.ndarray, naive: NaiveBFS, budget_s: float,
+               bl: blest.BlestRun | None, bg: blest.BlestGraph | None, t_load: float,
+               t_transpose: float) -> dict[str, Any]:
+    cp = _cp()
+    n, nnz, label = A.nrows, A.nvals, common.graph_label(spec)
 
     def run(method: str, s: int, parents: bool = False) -> tuple[float, Any, dict[str, Any]]:
         st: dict[str, Any] = {}
@@ -469,10 +559,24 @@ def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any
     run("fused", sources[0], parents=True)
     # each method over all sources back to back (its steady state), fused first: its
     # levels (int32, on the device) are the reference the others are compared with
-    rows: dict[str, list[dict[str, Any]]] = {m: [] for m in (*METHODS, "fused+par")}
+    order = ("fused", "levels", "naive", *(("blest",) if bl else ()), "loop")
+    rows: dict[str, list[dict[str, Any]]] = {m: [] for m in (*order, "fused+par")}
     ref: dict[int, Any] = {}
-    mismatches, checked = 0, {m: 0 for m in METHODS}
-    for method in ("fused", "levels", "naive", "loop"):
+    mismatches, checked = 0, {m: 0 for m in order}
+    blest_error = None
+    for method in order:
+        if method == "blest":
+            try:
+                mismatches += time_blest(bl, bg, sources, ref, deg_host, sym, budget_s,
+                                         rows["blest"])
+            except (InvalidValue, TimeoutError) as e:  # keep gblas's results of the graph
+                blest_error = f"failed: {str(e).splitlines()[0]}"
+                mismatches += 1
+                print(f"  blest {blest_error}", flush=True)
+            checked["blest"] = len(rows["blest"])
+            if not rows["blest"]:
+                del rows["blest"]
+            continue
         spent = 0.0
         for s in sources:
             if spent > budget_s and len(rows[method]) >= 3:
@@ -521,41 +625,83 @@ def run_graph(spec: str, nsrc: int, seed: int, budget_s: float) -> dict[str, Any
                                                      for r in rs),
                        "host_syncs": common.median(r["host_syncs"] for r in rs)
                        if rs[0].get("host_syncs") is not None else None}
+    if "blest" in rows:
+        out["blest"].update(call_ms=common.median(r["call_ms"] for r in rows["blest"]),
+                            mean_ms=float(np.mean([r["ms"] for r in rows["blest"]])))
+        out["blest_prep"] = blest_summary(bl, bg)
+    if blest_error or bl is None:
+        out["blest_note"] = blest_error or blest.NOT_RUN_NOTE
     fb = common.median(floors)
     out["floor"] = {"bytes": fb, "ms": 1e3 * fb / HBM_BYTES_PER_S}
     out["profile"] = profile(A, sources)
     out["profile_levels"] = profile_levels(A, sources)
     out["sweep"] = sweep(A, sources)
+    blest_ms = (f"{out['blest']['ms']:.3f} ms (mean {out['blest']['mean_ms']:.3f})"
+                if "blest" in out else out["blest_note"])
     print(f"  fused {out['fused']['ms']:.3f} ms, levels {out['levels']['ms']:.3f} ms "
           f"({out['levels']['host_syncs']} syncs), loop {out['loop']['ms']:.3f} ms, naive "
-          f"{out['naive']['ms']:.3f} ms, levels {out['fused']['levels']}, floor "
-          f"{out['floor']['ms']:.3f} ms, mismatches {mismatches}", flush=True)
+          f"{out['naive']['ms']:.3f} ms, blest {blest_ms}, levels {out['fused']['levels']}, "
+          f"floor {out['floor']['ms']:.3f} ms, mismatches {mismatches}", flush=True)
     return out
+
+
+def blest_cells(r: dict[str, Any]) -> list[Any]:
+    """The blest columns of a graph's row: median ms, mean ms (what Blest's Benchmark
+    reports), µs/level, call ms, preprocessing s (with the reordering's first computation
+    when it came from the cache), fused / blest (medians)."""
+    b = r.get("blest")
+    if b is None:
+        return [r.get("blest_note", blest.NOT_RUN_NOTE), "-", "-", "-", "-", "-"]
+    p = r["blest_prep"]
+    first = p["first_reorder_s"] if p.get("first_reorder_s") is not None else p["reorder_s"]
+    prep = p["csc_s"] + first + p["bvss_s"]
+    return [b["ms"], b["mean_ms"], b["us_per_level"], b["call_ms"], prep,
+            r["fused"]["ms"] / b["ms"]]
 
 
 def table(results: list[dict[str, Any]]) -> str:
     headers = ["graph", "n", "edges", "levels", "fused ms", "fused GTEPS", "fused µs/lvl",
                "lvk ms", "lvk µs/lvl", "lvk syncs", "lvk/fused", "loop ms", "loop GTEPS",
                "loop µs/lvl", "naive ms", "naive GTEPS", "naive µs/lvl", "loop/fused",
+               "blest ms", "blest mean ms", "blest µs/lvl", "blest call ms", "blest prep s",
+               "fused/blest",
                "floor ms", "fused+par ms", "src", "ok"]
     rows = []
     for r in results:
         edges = r["nnz"] / 2 if r["symmetric"] else r["nnz"]
+        src = [r[m]["sources_timed"] for m in ("fused", "levels", "loop", "naive")]
+        if r.get("blest") is not None:
+            src.append(r["blest"]["sources_timed"])
         rows.append([r["graph"], r["n"], int(edges), r["fused"]["levels"],
                      r["fused"]["ms"], r["fused"]["gteps"], r["fused"]["us_per_level"],
                      r["levels"]["ms"], r["levels"]["us_per_level"], r["levels"]["host_syncs"],
                      r["levels"]["ms"] / r["fused"]["ms"], r["loop"]["ms"], r["loop"]["gteps"],
                      r["loop"]["us_per_level"],
                      r["naive"]["ms"], r["naive"]["gteps"], r["naive"]["us_per_level"],
-                     r["loop"]["ms"] / r["fused"]["ms"], r["floor"]["ms"],
-                     r["fused+par"]["ms"],
-                     f"{r['fused']['sources_timed']}/{r['levels']['sources_timed']}/"
-                     f"{r['loop']['sources_timed']}/{r['naive']['sources_timed']}",
+                     r["loop"]["ms"] / r["fused"]["ms"], *blest_cells(r), r["floor"]["ms"],
+                     r["fused+par"]["ms"], "/".join(str(x) for x in src),
                      "yes" if r["mismatches"] == 0 else "NO"])
     return common.markdown_table(headers, rows)
 
 
-def main(argv: list[str] | None = None) -> int:
+def start_blest(args: argparse.Namespace, device_arch: str
+                ) -> tuple[blest.Blest | None, dict[str, Any]]:
+    """Build Blest's driver when a checkout is given (``--blest`` or ``$BLEST_DIR``); the
+    code is for ``--blest-arch``, else the device's compute capability. InvalidValue for a
+    bad checkout or a failed build."""
+    checkout = blest.resolve_checkout(args.blest)
+    if checkout is None:
+        print(f"note: blest {blest.NOT_RUN_NOTE}: give a Blest checkout with --blest PATH or "
+              f"${blest.BLEST_ENV} to time it", file=sys.stderr)
+        return None, {"note": blest.NOT_RUN_NOTE}
+    peer = blest.Blest(checkout, Path(args.blest_build), arch=args.blest_arch or device_arch,
+                       jaccard=bool(args.blest_jaccard), window=args.blest_window)
+    print(f"blest: {'built' if peer.rebuilt else 'up to date'} {peer.bin} "
+          f"({peer.build_s:.1f} s)", flush=True)
+    return peer, {**peer.meta(), "overlap": bool(args.blest_overlap)}
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--graphs", default=DEFAULT_GRAPHS,
                     help="comma-separated specs (kron:S, urand:S, grid:RxC, a file, 'real')")
@@ -565,7 +711,29 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds per graph and method after which a method stops taking "
                          "new sources (at least 3 are timed; 20)")
     ap.add_argument("--out", default=str(common.ROOT / "bench_out"), help="output directory")
-    args = ap.parse_args(argv)
+    ap.add_argument("--blest", metavar="PATH", default=None,
+                    help=f"Blest source checkout (github.com/delbek/blest): build our driver "
+                         f"against it and time Blest as the blest column (default "
+                         f"${blest.BLEST_ENV}; without either: not run)")
+    ap.add_argument("--blest-build", metavar="DIR", default=str(blest.BUILD_ROOT),
+                    help="where the driver and the graph files go (default %(default)s, "
+                         "git-ignored)")
+    ap.add_argument("--blest-arch", default=None,
+                    help="nvcc arch digits for the driver (default: the device's compute "
+                         "capability, 90 on H100/H200)")
+    ap.add_argument("--blest-jaccard", type=int, choices=(0, 1), default=1,
+                    help="Blest's -j: Jaccard-with-windows ordering of social graphs (1)")
+    ap.add_argument("--blest-window", type=int, default=blest.DEFAULT_WINDOW,
+                    help="Blest's -w: the Jaccard window (%(default)s)")
+    ap.add_argument("--blest-overlap", action="store_true",
+                    help="run Blest's CPU preprocessing of a graph (all cores but one) while "
+                         "gblas is timed on it, instead of before; saves wall time, may "
+                         "perturb the host-bound methods (loop, naive)")
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     cp = _cp()
     props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
     name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
@@ -574,11 +742,17 @@ def main(argv: list[str] | None = None) -> int:
                 hbm_bytes_per_s=HBM_BYTES_PER_S)
     print(f"device {name}, CuPy {cp.__version__}, commit {info['commit']}"
           f"{' (dirty)' if info['dirty'] else ''}", flush=True)
+    try:
+        peer, info["blest"] = start_blest(args, f"{props['major']}{props['minor']}")
+    except InvalidValue as e:  # a bad checkout or a failed build: say so, run nothing
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     specs = common.expand_specs(args.graphs.split(","))
     results, t_start = [], time.perf_counter()
     for spec in specs:
         try:
-            results.append(run_graph(spec, args.sources, args.seed, args.budget))
+            results.append(run_graph(spec, args.sources, args.seed, args.budget, peer,
+                                     args.blest_overlap))
         except Exception as e:  # noqa: BLE001 - report and go on with the next graph
             print(f"  FAILED {spec}: {type(e).__name__}: {e}", flush=True)
         cp.get_default_memory_pool().free_all_blocks()  # the graph is gone: its memory too
