@@ -105,6 +105,10 @@ def _pull(indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp
 
 
 SMALL_WORK = 1 << 16  # entries + rows below which rows are split statically
+# entries + rows below which one thread pulls: a parallel region over a tiny input can
+# stall for milliseconds on a loaded machine, but on an idle 16-core host a 37 K pull took
+# 52 µs in parallel against 228 µs on one thread (ops_overhead.py, 2026-11-25)
+SERIAL_WORK = 1 << 12
 
 
 def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: Any,
@@ -136,7 +140,7 @@ def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: 
     threads = numba.get_num_threads()
     work = indices.shape[0] + n
     if threads == 1 or work < SMALL_WORK:
-        with threads_for(work, SMALL_WORK):  # tiny: one thread; else static halves
+        with threads_for(work, SERIAL_WORK):  # tiny: one thread; else static halves
             _pull(*args)
         return pres, out
     # dynamic chunks of rows: a power-law graph's hub rows would unbalance static halves
