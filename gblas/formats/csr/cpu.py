@@ -34,6 +34,7 @@ import numba
 import numpy as np
 from numba import prange
 
+from ...backend.sort import radix_passes, radix_sort
 from ...exceptions import NotImplementedForFormat
 from ...semirings import codegen_numba as cg
 from ...semirings.codegen_numba import add_op, cast_to, mult_op
@@ -303,10 +304,11 @@ def _push_impl(indptr, indices, mvals, m_iso, xidx, xvals, x_iso, mask, use_mask
                 touched[cnt] = i
                 cnt += 1
     # the output in index order, in this call (a small frontier pays for every Python-level
-    # array call): sort the touched list when short, else scan the flags; flags reset after
+    # array call): radix-sort the touched list when short, else scan the flags (a byte a
+    # vertex); flags reset after
     n = flag.shape[0]
-    if cnt * (np.log2(cnt + 1.0) + 1.0) * 4.0 < n:
-        idx = np.sort(touched[:cnt])
+    if radix_passes(n) * (8 * cnt + 2048) < n:
+        idx = radix_sort(touched[:cnt], n)
     else:
         idx = np.empty(cnt, dtype=np.int64)
         c = 0
