@@ -29,6 +29,7 @@ from gblas import (
     monoid,
     semiring,
 )
+from gblas.backend.bfs_rule import direction_rule, rule_reads_scout
 from gblas.exceptions import DimensionMismatch, IndexOutOfBound, InvalidObject, InvalidValue
 
 
@@ -165,7 +166,6 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
     do_push = direction != "pull"
     degree = out_degree(A) if push_pull else None
     w = Vector(INT64, n, device=dev) if push_pull else None
-    n_over_beta1, n_over_beta2 = n / beta1, n / beta2
     edges_unexplored = A.nvals
     any_pull = False
     nq, last_nq = 1, 0
@@ -173,24 +173,14 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
     kernels: set[str] = set()
     k, nvisited = 1, 1
     while nvisited < n:
-        if push_pull:
-            if do_push:
-                growing = nq > last_nq
-                if edges_unexplored < n:
-                    push_pull = False  # little is left: stay push
-                    switch = False
-                elif any_pull:
-                    switch = growing and nq > n_over_beta1
-                else:
-                    # edges leaving the frontier: the degrees at q's entries
-                    w << q.ewise_mult(degree, binary.second)
-                    frontier_edges = w.reduce(monoid.plus).new().value or 0
-                    edges_unexplored -= frontier_edges
-                    switch = growing and frontier_edges > edges_unexplored / alpha
-                do_push = not switch
-            elif nq < last_nq and nq <= n_over_beta2:
-                do_push = True
-            any_pull = any_pull or not do_push
+        frontier_edges = 0
+        if rule_reads_scout(do_push, push_pull, any_pull, edges_unexplored, n):
+            # edges leaving the frontier: the degrees at q's entries
+            w << q.ewise_mult(degree, binary.second)
+            frontier_edges = w.reduce(monoid.plus).new().value or 0
+        do_push, push_pull, any_pull, edges_unexplored = direction_rule(
+            do_push, push_pull, any_pull, nq, last_nq, frontier_edges, edges_unexplored, n,
+            alpha, beta1, beta2)
         if do_push:
             q(~visited.S, replace=True, desc=push_desc) << q.vxm(A, sr)
             desc = push_desc

@@ -70,6 +70,8 @@ from numba import prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from .bfs_rule import direction_rule
+
 KERNEL_NAME = "cpu_fused_bfs"
 MODES = {"auto": 0, "push": 1, "pull": 2}
 SERIAL_EDGES = 1024  # push frontiers with fewer edges run on one thread (no parallel region)
@@ -155,6 +157,10 @@ def _prefetch(typingctx: Any, arr: Any, idx: Any) -> Any:
 
 
 # ---------------------------------------------------------------- set-up and results
+# the rule of the level loop in algorithms/bfs.py, compiled: one source for both
+_direction_rule = numba.njit(cache=True, inline="always")(direction_rule)
+
+
 @numba.njit(parallel=True, cache=True)
 def _init(indptr: Any, levels: Any, parents: Any, want_parents: bool) -> None:
     """levels = -(out-degree + 1) (unvisited, degree for the scout count), parents unseen."""
@@ -474,21 +480,9 @@ def _search(indptr: Any, indices: Any, indptr_t: Any, indices_t: Any, source: in
     nvisited = 1
     steps = 0
     while nvisited < n:
-        if push_pull:  # LAGraph's rule, as algorithms/bfs.py evaluates it
-            if do_push:
-                growing = nq > last_nq
-                if edges_unexplored < n:
-                    push_pull = False  # little is left: stay push
-                    switch = False
-                elif any_pull:
-                    switch = growing and nq > n / beta1
-                else:
-                    edges_unexplored -= scout
-                    switch = growing and scout > edges_unexplored / alpha
-                do_push = not switch
-            elif nq < last_nq and nq <= n / beta2:
-                do_push = True
-            any_pull = any_pull or not do_push
+        do_push, push_pull, any_pull, edges_unexplored = _direction_rule(
+            do_push, push_pull, any_pull, nq, last_nq, scout, edges_unexplored, n, alpha,
+            beta1, beta2)
         if do_push:
             if in_bitmap:
                 cnt[:] = 0
