@@ -71,6 +71,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .bfs_rule import direction_rule
+from .bits import ctz as _ctz
+from .bits import popc as _popc
 
 KERNEL_NAME = "cpu_fused_bfs"
 MODES = {"auto": 0, "push": 1, "pull": 2}
@@ -118,24 +120,6 @@ def _fetch_add(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
         return builder.atomic_rmw("add", ptr, args[2], "monotonic")
 
     return arr.dtype(arr, idx, arr.dtype), codegen
-
-
-@intrinsic
-def _ctz(typingctx: Any, x: Any) -> Any:
-    """Trailing zero bits of a nonzero word."""
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return x(x), codegen
-
-
-@intrinsic
-def _popc(typingctx: Any, x: Any) -> Any:
-    """Set bits of a word."""
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        return builder.ctpop(args[0])
-
-    return x(x), codegen
 
 
 _PREFETCH = "llvm.prefetch.p0" if llvm_version_info[0] >= 15 else "llvm.prefetch.p0i8"

@@ -34,6 +34,7 @@ import numba
 import numpy as np
 from numba import prange
 
+from ...backend.bits import ctz
 from ...backend.sort import radix_passes, radix_sort
 from ...exceptions import NotImplementedForFormat
 from ...semirings import codegen_numba as cg
@@ -45,6 +46,7 @@ from .container import CSR
 assert cg.BOR + 2 == cg.BXOR and cg.BAND == cg.BOR + 1  # noqa: S101 - opcode ranges used below
 _JIT_OPTS: dict[str, Any] = {"error_model": "numpy", "nogil": True}
 _J0 = np.int64(0)  # j of an mxv product (a typed zero: a literal 0 would compile again)
+_ONE, _ZERO = np.uint64(1), np.uint64(0)  # bit-word constants (typed: no int64 promotion)
 
 
 # User-defined operators replace these two names in a clone of the kernel (SemiringKernel).
@@ -284,6 +286,9 @@ def mxv_pull(M: CSR, x_present: Any, x_values: Any | None, mask_bits: Any | None
 # ====================================================================== mxv: push
 def _push_impl(indptr, indices, mvals, m_iso, xidx, xvals, x_iso, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
                mop, aop, ident, term, has_term, is_any, flag, acc, touched):
+    """``flag``: a bit a row (uint64 words, all zero on entry and on return), so the
+    touched set of a small frontier stays in the cache and comes out sorted by a scan of
+    its words."""
     cnt = 0
     for q in range(xidx.shape[0]):
         k = xidx[q]
@@ -292,7 +297,9 @@ def _push_impl(indptr, indices, mvals, m_iso, xidx, xvals, x_iso, mask, use_mask
             i = indices[p]
             if use_mask and mask[i] == mcomp:
                 continue
-            seen = flag[i]
+            w = i >> 6
+            bit = _ONE << np.uint64(i & 63)
+            seen = (flag[w] & bit) != _ZERO
             if seen and (is_any or (has_term and acc[i] == term)):
                 continue
             t = _MUL(mop, mvals[0] if m_iso else mvals[p], b, i, k, _J0, ident)
@@ -300,27 +307,31 @@ def _push_impl(indptr, indices, mvals, m_iso, xidx, xvals, x_iso, mask, use_mask
                 acc[i] = _ADD(aop, acc[i], t)
             else:
                 acc[i] = t
-                flag[i] = True
+                flag[w] |= bit
                 touched[cnt] = i
                 cnt += 1
     # the output in index order, in this call (a small frontier pays for every Python-level
-    # array call): radix-sort the touched list when short, else scan the flags (a byte a
-    # vertex); flags reset after
-    n = flag.shape[0]
-    if radix_passes(n) * (8 * cnt + 2048) < n:
-        idx = radix_sort(touched[:cnt], n)
+    # array call): radix-sort the touched list, or scan the words of the flags, whichever
+    # costs less; the flags are cleared on the way
+    nwords = flag.shape[0]
+    idx = np.empty(cnt, dtype=np.int64)
+    if radix_passes(nwords * 64) * (8 * cnt + 2048) < nwords:
+        idx[:] = radix_sort(touched[:cnt], nwords * 64)
+        for t in range(cnt):
+            flag[idx[t] >> 6] = _ZERO
     else:
-        idx = np.empty(cnt, dtype=np.int64)
         c = 0
-        for i in range(n):
-            if flag[i]:
-                idx[c] = i
-                c += 1
+        for w in range(nwords):
+            x = flag[w]
+            if x != _ZERO:
+                flag[w] = _ZERO
+                while x != _ZERO:
+                    idx[c] = w * 64 + np.int64(ctz(x))
+                    c += 1
+                    x &= x - _ONE
     vals = np.empty(cnt, dtype=acc.dtype)
     for t in range(cnt):
-        i = idx[t]
-        vals[t] = acc[i]
-        flag[i] = False
+        vals[t] = acc[idx[t]]
     return idx, vals
 
 
@@ -378,7 +389,7 @@ def mxv_push(MT: CSR, x_indices: Any, x_values: Any | None, nrows: int,
     key = (int(nrows), np.dtype(out))
     ws = _PUSH_WS.pop(key, None)  # popped while in use: safe for concurrent callers
     if ws is None:
-        ws = (np.zeros(nrows, dtype=np.bool_), np.empty(nrows, dtype=out),
+        ws = (np.zeros((nrows + 63) // 64, dtype=np.uint64), np.empty(nrows, dtype=out),
               np.empty(nrows, dtype=np.int64))
     flag, acc, touched = ws
     try:
@@ -388,7 +399,7 @@ def mxv_push(MT: CSR, x_indices: Any, x_values: Any | None, nrows: int,
             *operand_values(x_values, None, ks.uses_right, ks), mb, use_mask, bool(mask_comp),
             *sr_args(ks), flag, acc, touched)
     except BaseException:
-        flag[:] = False
+        flag[:] = 0
         raise
     finally:
         if len(_PUSH_WS) >= 8:  # keep a few workspaces (graphs in use), not one per size
