@@ -194,6 +194,8 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
             # outside the parallel runtime)
             name = "csr_pull_arith"
             T = _pull_arith(call)  # noqa: N806
+        elif used_direction == "push":
+            T = reg.func(call)  # noqa: N806 - the push kernels size their own parallelism
         else:
             # small products on one thread: waking the pool costs more than the work
             with threads_for(int(getattr(rep, "nnz", 1 << 30)) + M.nrows, _SERIAL_WORK):

@@ -15,6 +15,7 @@ from .. import _config
 from ..backend import dense
 from ..backend import keys as E
 from ..backend.dense import DenseT, MaskView
+from ..backend.scatter import replace_in_mask
 from ..core.mask import Mask
 from ..dtypes import DataType
 from ..formats.csr.container import CSR
@@ -195,11 +196,15 @@ def _writeback_scatter(C: VecData, T: VecData, mask: Mask, mask_applied: bool) -
         keep = mask_allowed(mask, tk)
         tk, tv = tk[keep], tv[keep]
     mk = vector_mask_keys(mask)
-    nvals = C.nvals - int(bits[mk].sum())
-    bits[mk] = False  # entries the mask allows are replaced by T's (T lies inside the mask)
-    bits[tk] = True
-    vals[tk] = tv.astype(out.np_type, copy=False)
-    res = VecData.bitmap(C.size, out, bits, vals, nvals + int(tk.shape[0]))
+    # entries the mask allows are replaced by T's (T lies inside the mask)
+    if E.xp_of(bits) is np:
+        nvals = C.nvals + replace_in_mask(bits, vals, mk, tk, tv)
+    else:
+        nvals = C.nvals - int(bits[mk].sum()) + int(tk.shape[0])
+        bits[mk] = False
+        bits[tk] = True
+        vals[tk] = tv.astype(out.np_type, copy=False)
+    res = VecData.bitmap(C.size, out, bits, vals, nvals)
     res.exclusive = True
     return res.normalized()
 
