@@ -15,7 +15,7 @@ from ..dtypes import DataType
 from ..exceptions import DimensionMismatch, DomainMismatch
 from ..formats.csr.convert import csr_from_keys, csr_keys
 from ..formats.csr.masked import restrict
-from ..formats.vector import SPARSE, VecData
+from ..formats.vector import FULL, SPARSE, VecData
 from ..semirings.model import BinaryOp, Monoid, Semiring, binary, monoid
 from .plan import record
 from .validate import binary_types
@@ -41,6 +41,17 @@ def _entries(obj: Any) -> tuple[Any, Any, int | None]:
     return csr_keys(csr), csr.full_values(), obj.ncols
 
 
+def _look_up(keys: Any, vals: Any, dense: VecData) -> tuple[Any, Any, Any]:
+    """(keys, vals, dense's values) at the keys present in ``dense`` (bitmap or full: a
+    full one has them all, and only its values are gathered)."""
+    if dense.kind == FULL:
+        return keys, vals, dense.values[keys]
+    bits, dv = dense.as_bitmap()
+    found = bits[keys]
+    keys = keys[found]
+    return keys, vals[found], dv[keys]
+
+
 def _mult_by_lookup(a: Any, b: Any, op: BinaryOp, out: DataType) -> tuple[Any, Any] | None:
     """Vector a ∩ b when one side is a bitmap or full: look the other side's indices up in
     its bits (O(nvals + size)) instead of a sorted merge; None when both are sparse."""
@@ -53,16 +64,9 @@ def _mult_by_lookup(a: Any, b: Any, op: BinaryOp, out: DataType) -> tuple[Any, A
         x, y = da.as_bitmap()[1][keys], db.as_bitmap()[1][keys]
     elif da.kind == SPARSE:
         ka, va = da.as_sparse()
-        bits, vb = db.as_bitmap()
-        found = bits[ka]
-        keys, x = ka[found], va[found]
-        y = vb[keys]
+        keys, x, y = _look_up(ka, va, db)
     else:
-        kb, vb = db.as_sparse()
-        bits, va = da.as_bitmap()
-        found = bits[kb]
-        keys, y = kb[found], vb[found]
-        x = va[keys]
+        keys, y, x = _look_up(*db.as_sparse(), da)
     domain = op.domain(da.dtype, db.dtype)
     i, j = E.positions(keys, None) if op.positional else (None, None)
     return keys, E.binary_values(op, x, y, domain, out, i, j)
