@@ -72,16 +72,7 @@ def resolve_checkout(path: str | os.PathLike[str] | None) -> Path | None:
 
     A path that is given but is not a Blest source tree raises InvalidValue.
     """
-    given = path if path else os.environ.get(BLEST_ENV)
-    if not given:
-        return None
-    root = Path(given).expanduser().resolve()
-    missing = [f for f in CHECKOUT_FILES if not (root / f).is_file()]
-    if missing:
-        raise InvalidValue(f"{given!s} is not a Blest source checkout: expected "
-                           f"{', '.join(CHECKOUT_FILES)} in it, missing {', '.join(missing)} "
-                           "(git clone https://github.com/delbek/blest)")
-    return root
+    return common.resolve_checkout(path, BLEST_ENV, CHECKOUT_FILES, "Blest", "https://github.com/delbek/blest")
 
 
 def check_arch(arch: str | int) -> str:

@@ -347,3 +347,23 @@ def bar_plot(path: Path | str, groups: Sequence[str], series: dict[str, Sequence
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def resolve_checkout(path: str | os.PathLike[str] | None, env: str, files: tuple[str, ...],
+                     name: str, url: str) -> Path | None:
+    """A peer's source checkout: ``path``, else ``$env``, else None (the peer is not run).
+
+    A path that is given but lacks one of ``files`` raises InvalidValue (naming what is
+    missing and where to clone ``name`` from)."""
+    from gblas.exceptions import InvalidValue  # noqa: PLC0415
+
+    given = path if path else os.environ.get(env)
+    if not given:
+        return None
+    root = Path(given).expanduser().resolve()
+    missing = [f for f in files if not (root / f).is_file()]
+    if missing:
+        raise InvalidValue(f"{given!s} is not a {name} source checkout: expected "
+                           f"{', '.join(files)} in it, missing {', '.join(missing)} "
+                           f"(git clone {url})")
+    return root

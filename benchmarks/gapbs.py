@@ -58,16 +58,7 @@ def resolve_checkout(path: str | os.PathLike[str] | None) -> Path | None:
 
     A path that is given but is not a GAPBS source tree raises InvalidValue.
     """
-    given = path if path else os.environ.get(GAPBS_ENV)
-    if not given:
-        return None
-    root = Path(given).expanduser().resolve()
-    missing = [f for f in CHECKOUT_FILES if not (root / f).is_file()]
-    if missing:
-        raise InvalidValue(f"{given!s} is not a GAPBS source checkout: expected "
-                           f"{', '.join(CHECKOUT_FILES)} in it, missing {', '.join(missing)} "
-                           "(git clone https://github.com/sbeamer/gapbs)")
-    return root
+    return common.resolve_checkout(path, GAPBS_ENV, CHECKOUT_FILES, "GAPBS", "https://github.com/sbeamer/gapbs")
 
 
 def build(checkout: Path, build_root: Path = BUILD_ROOT) -> Path:
