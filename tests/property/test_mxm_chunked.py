@@ -16,7 +16,7 @@ from gblas import BinaryOp, Descriptor, Matrix, Semiring, monoid, semiring
 from gblas import _config as config
 from gblas.exceptions import DomainMismatch
 from gblas.formats import chunks
-from gblas.formats.csr import cpu
+from gblas.formats.csr import mxm_cpu
 from gblas.formats.generic import mxm_generic
 from gblas.ops import reference as ref
 from gblas.semirings.model import resolve_semiring
@@ -86,7 +86,7 @@ def test_generic_chunked_equals_gustavson_and_oracle(seed: int, sr: str, dt: Any
     comp = masked == "~S"
     with config.override(mxm_chunk_products=limit):
         got = mxm_generic(A._csr(), B._csr(), ks, mask, comp)
-    want = cpu.mxm_gustavson(A._csr(), B._csr(), mask, comp, ks)
+    want = mxm_cpu.mxm_gustavson(A._csr(), B._csr(), mask, comp, ks)
     inexact = ks.out_type.is_float and ks.add.binaryop.name in ("plus", "times")
     _same_csr(got, want, inexact)
     if not ks.is_any:  # the oracle (any: the CPU's first product is one valid answer)
@@ -147,7 +147,7 @@ def test_chunks_stay_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     for comp in (False, True):
         with config.override(mxm_chunk_products=1000):
             got = mxm_generic(A._csr(), B._csr(), ks, M._csr(), comp)
-        _same_csr(got, cpu.mxm_gustavson(A._csr(), B._csr(), M._csr(), comp, ks), False)
+        _same_csr(got, mxm_cpu.mxm_gustavson(A._csr(), B._csr(), M._csr(), comp, ks), False)
     assert seen and max(seen) <= 1000 and len(seen) > 100
 
 
@@ -190,13 +190,13 @@ def test_masked_dot_paths_equal_gustavson(seed: int, sr: str, dt: Any, iso: bool
         ks = resolve_semiring(op, A.dtype, B.dtype)
     except DomainMismatch:
         assume(False)
-    saved = cpu._DOT_BITMAP_WORDS
-    cpu._DOT_BITMAP_WORDS = saved if bitmap else -1
+    saved = mxm_cpu._DOT_BITMAP_WORDS
+    mxm_cpu._DOT_BITMAP_WORDS = saved if bitmap else -1
     try:
-        got = cpu.mxm_masked_dot(A._csr(), B._csr_T(), M._csr(), ks)
+        got = mxm_cpu.mxm_masked_dot(A._csr(), B._csr_T(), M._csr(), ks)
     finally:
-        cpu._DOT_BITMAP_WORDS = saved
-    want = cpu.mxm_gustavson(A._csr(), B._csr(), M._csr(), False, ks)
+        mxm_cpu._DOT_BITMAP_WORDS = saved
+    want = mxm_cpu.mxm_gustavson(A._csr(), B._csr(), M._csr(), False, ks)
     _same_csr(got, want, ks.out_type.is_float and ks.add.binaryop.name in ("plus", "times"))
 
 

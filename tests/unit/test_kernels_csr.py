@@ -13,7 +13,7 @@ import pytest
 
 from gblas.dtypes import BOOL, FP32, FP64, INT8, INT64, UINT8, DataType
 from gblas.formats.coo.container import COO
-from gblas.formats.csr import cpu
+from gblas.formats.csr import cpu, mxm_cpu
 from gblas.formats.csr.container import CSR
 from gblas.semirings import BinaryOp, Monoid, Semiring, binary, monoid, semiring
 from gblas.semirings.model import KernelSemiring, resolve_semiring
@@ -354,7 +354,7 @@ def test_mxm_gustavson(case: tuple[Any, DataType, DataType]) -> None:
                     M, mp, _ = rand_matrix(rng, m, p, BOOL, density=0.6 if wide else 0.5,
                                            iso=True)
                     allowed = mp != comp
-                C = cpu.mxm_gustavson(A, B, M, bool(comp), ks)
+                C = mxm_cpu.mxm_gustavson(A, B, M, bool(comp), ks)
                 check_csr(C, ref_mxm(ap, av, bp, bv, allowed, ks), (m, p), ks)
 
 
@@ -371,7 +371,7 @@ def test_mxm_masked_dot(case: tuple[Any, DataType, DataType]) -> None:
                 A, ap, av = rand_matrix(rng, m, n, adt, density=0.01, iso=iso)
             BT = csr_from_dense(bp.T, bv.T, bdt, False)
             M, mp, _ = rand_matrix(rng, m, p, BOOL, density=0.6, iso=True)
-            C = cpu.mxm_masked_dot(A, BT, M, ks)
+            C = mxm_cpu.mxm_masked_dot(A, BT, M, ks)
             check_csr(C, ref_mxm(ap, av, bp, bv, mp, ks), (m, p), ks)
 
 
@@ -383,7 +383,7 @@ def test_triangle_count_masked_dot() -> None:
     adj = up | up.T
     L = csr_from_dense(np.tril(adj, -1), np.ones((n, n), bool), BOOL, True)
     ks = resolve("plus_pair", INT64, INT64)
-    C = cpu.mxm_masked_dot(L, L, L, ks)  # BT = (Lᵀ)ᵀ = L
+    C = mxm_cpu.mxm_masked_dot(L, L, L, ks)  # BT = (Lᵀ)ᵀ = L
     a = adj.astype(np.int64)
     assert int(C.values.sum()) == int(np.trace(a @ a @ a)) // 6
 

@@ -16,7 +16,7 @@ import numpy as np
 from numba import prange
 
 from .container import CSR
-from .cpu import _lower_bound
+from .mxm_cpu import _lower_bound
 
 
 def _idx(a: np.ndarray) -> np.ndarray:

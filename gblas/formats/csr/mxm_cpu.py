@@ -1,0 +1,416 @@
+"""CPU (Numba) sparse-matrix products over CSR: C = A ⊕.⊗ B, optionally masked.
+
+Techniques:
+
+- **Gustavson's row-wise SpGEMM** (Gustavson, ACM TOMS 1978): two passes (symbolic
+  count, numeric fill), per-worker bitmaps of the columns reached, optional
+  (complemented) mask pattern.
+- **masked dot products** only at the mask's entries (SuiteSparse ``dot3``, Azad et al.
+  triangle counting): per entry the cheapest of a sorted merge of row i of A and row j of
+  Bᵀ, a galloping search when one row is much shorter, or probing row j against a bitmap
+  of row i (marked once per row); early exit on terminal.
+
+The kernels are written over ``_MUL``/``_ADD`` like those of ``cpu.py`` (built-in
+operators as opcodes, user operators bound into clones by ``SemiringKernel``).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import prange
+
+from ...semirings.codegen_numba import add_op, mult_op
+from ...semirings.model import KernelSemiring
+from .container import CSR
+from .cpu import _JIT_OPTS, SemiringKernel, _idx, operand_values, sr_args
+
+# User-defined operators replace these two names in a clone of the kernel (SemiringKernel).
+_MUL = mult_op
+_ADD = add_op
+
+
+# ====================================================================== mxm: Gustavson
+@numba.njit(cache=True, nogil=True)
+def _sort_range(a, lo, hi):  # noqa: ANN001, ANN202
+    """Sort a[lo:hi] in place (Shell sort, gaps 3h+1: small code that compiles fast)."""
+    h = 1
+    while h < (hi - lo) // 3:
+        h = 3 * h + 1
+    while h >= 1:
+        for p in range(lo + h, hi):
+            v = a[p]
+            q = p
+            while q >= lo + h and a[q - h] > v:
+                a[q] = a[q - h]
+                q -= h
+            a[q] = v
+        h //= 3
+
+
+@numba.njit(cache=True, nogil=True)
+def _probe_mask(a_ptr, a_idx, b_ptr, m_ptr, i):  # noqa: ANN001, ANN202
+    """Whether row i of a Gustavson product should search its mask row for each candidate
+    column instead of scattering the whole row: the mask row is longer than 4x the row's
+    products (betweenness' complemented mask ¬Σ grows to every reached vertex while the
+    frontier stays small: on a road or mesh graph of hundreds of levels, scattering Σ each
+    level cost O(n) per level and source)."""
+    mlen = m_ptr[i + 1] - m_ptr[i]
+    if mlen < 64:
+        return False
+    flops = 0
+    for pa in range(a_ptr[i], a_ptr[i + 1]):
+        k = a_idx[pa]
+        flops += b_ptr[k + 1] - b_ptr[k]
+        if 4 * flops >= mlen:
+            return False
+    return True
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _bit(bits, j):  # noqa: ANN001, ANN202
+    return (bits[j >> 6] >> np.uint64(j & 63)) & np.uint64(1)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _set_bit(bits, j):  # noqa: ANN001, ANN202
+    bits[j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _in_mask(m_idx, m_ptr, mbits, probe, i, j):  # noqa: ANN001, ANN202
+    """Whether column j is in row i of the mask pattern (its bits set, or searched)."""
+    if not probe:
+        return _bit(mbits, j) != 0
+    p = _lower_bound(m_idx, m_ptr[i], m_ptr[i + 1], j)
+    return p < m_ptr[i + 1] and m_idx[p] == j
+
+
+@numba.njit(cache=True, nogil=True)
+def _mask_row_bits(m_ptr, m_idx, mbits, i, on):  # noqa: ANN001, ANN202
+    """Set (or clear, word by word) the bits of mask row i."""
+    for pm in range(m_ptr[i], m_ptr[i + 1]):
+        if on:
+            _set_bit(mbits, m_idx[pm])
+        else:
+            mbits[m_idx[pm] >> 6] = 0
+
+
+# The Gustavson passes mark a row's columns (and its mask row) in bitmaps of ncols/8 bytes
+# a worker, cleared after each row through the columns it set: they stay in L1/L2 where
+# int64 marker arrays (8 bytes a column) did not (BC at urand:16: 65 536 columns).
+@numba.njit(cache=True, nogil=True)
+def _gus_count_rows(t, nthr, a_ptr, a_idx, b_ptr, b_idx, ncols, m_ptr, m_idx, use_mask,  # noqa: ANN001, ANN202
+                    mcomp, counts):
+    nw = (ncols + 63) // 64
+    mark = _bitmap(nw)
+    mbits = _bitmap(nw if use_mask else 1)
+    touched = np.empty(ncols, dtype=np.int64)
+    for i in range(t, a_ptr.shape[0] - 1, nthr):
+        c = 0
+        probe = use_mask and _probe_mask(a_ptr, a_idx, b_ptr, m_ptr, i)
+        if use_mask and not probe:
+            _mask_row_bits(m_ptr, m_idx, mbits, i, True)
+        if not (use_mask and not mcomp and m_ptr[i] == m_ptr[i + 1]):
+            for pa in range(a_ptr[i], a_ptr[i + 1]):
+                k = a_idx[pa]
+                for pb in range(b_ptr[k], b_ptr[k + 1]):
+                    j = b_idx[pb]
+                    if _bit(mark, j):
+                        continue
+                    if use_mask and _in_mask(m_idx, m_ptr, mbits, probe, i, j) == mcomp:
+                        continue
+                    _set_bit(mark, j)
+                    touched[c] = j
+                    c += 1
+        counts[i] = c
+        for q in range(c):
+            mark[touched[q] >> 6] = 0
+        if use_mask and not probe:
+            _mask_row_bits(m_ptr, m_idx, mbits, i, False)
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def _gus_count(a_ptr, a_idx, b_ptr, b_idx, ncols, m_ptr, m_idx, use_mask, mcomp, nthr,  # noqa: ANN001, ANN202
+               counts):
+    """Symbolic pass: entries of each row of C (rows interleaved over ``nthr`` workers)."""
+    for t in prange(nthr):
+        _gus_count_rows(np.int64(t), nthr, a_ptr, a_idx, b_ptr, b_idx, ncols, m_ptr, m_idx,
+                        use_mask, mcomp, counts)
+
+
+def _gus_fill_rows_impl(t, nthr, a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals, b_iso,  # noqa: ANN001, ANN202
+                        ncols, m_ptr, m_idx, use_mask, mcomp, mop, aop, ident, term, has_term,
+                        is_any, c_ptr, c_idx, c_vals):
+    nw = (ncols + 63) // 64
+    mark = _bitmap(nw)
+    mbits = _bitmap(nw if use_mask else 1)
+    acc = np.empty(ncols, dtype=c_vals.dtype)
+    for i in range(t, a_ptr.shape[0] - 1, nthr):
+        start = c_ptr[i]
+        end = c_ptr[i + 1]
+        if end == start:
+            continue
+        probe = use_mask and _probe_mask(a_ptr, a_idx, b_ptr, m_ptr, i)
+        if use_mask and not probe:
+            _mask_row_bits(m_ptr, m_idx, mbits, i, True)
+        emit_mask_order = use_mask and not mcomp and not probe
+        # a row reaching ncols/16 columns or more is emitted by one scan of the marks
+        # (O(ncols / 64) words) rather than sorted (O(r log r)): the 8-64 wide frontier
+        # rows of betweenness' forward sweep hold thousands to millions of columns
+        scan = not emit_mask_order and (end - start) * 16 >= ncols
+        emit_now = not emit_mask_order and not scan
+        nz = start
+        for pa in range(a_ptr[i], a_ptr[i + 1]):
+            k = a_idx[pa]
+            a = avals[0] if a_iso else avals[pa]
+            for pb in range(b_ptr[k], b_ptr[k + 1]):
+                j = b_idx[pb]
+                if use_mask and _in_mask(m_idx, m_ptr, mbits, probe, i, j) == mcomp:
+                    continue
+                seen = _bit(mark, j) != 0
+                if seen and (is_any or (has_term and acc[j] == term)):
+                    continue
+                v = _MUL(mop, a, bvals[0] if b_iso else bvals[pb], i, k, j, ident)
+                if seen:
+                    acc[j] = _ADD(aop, acc[j], v)
+                else:
+                    acc[j] = v
+                    _set_bit(mark, j)
+                    if emit_now:
+                        c_idx[nz] = j
+                        nz += 1
+        if emit_mask_order:  # the mask row is sorted: emit its reached columns in order
+            for pm in range(m_ptr[i], m_ptr[i + 1]):
+                if _bit(mark, m_idx[pm]):
+                    c_idx[nz] = m_idx[pm]
+                    nz += 1
+        elif scan:
+            for w in range(nw):
+                word = mark[w]
+                if word:
+                    for b in range(64):
+                        if (word >> np.uint64(b)) & np.uint64(1):
+                            c_idx[nz] = w * 64 + b
+                            nz += 1
+        else:
+            _sort_range(c_idx, start, end)
+        for q in range(start, end):  # every marked column was emitted: clear by them
+            mark[c_idx[q] >> 6] = 0
+        if use_mask and not probe:
+            _mask_row_bits(m_ptr, m_idx, mbits, i, False)
+        for q in range(start, end):
+            c_vals[q] = acc[c_idx[q]]
+
+
+_gus_fill_rows = numba.njit(cache=True, **_JIT_OPTS)(_gus_fill_rows_impl)
+
+
+def _gus_fill_impl(a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals, b_iso, ncols, m_ptr,  # noqa: ANN001, ANN202
+                   m_idx, use_mask, mcomp, mop, aop, ident, term, has_term, is_any, nthr,
+                   c_ptr, c_idx, c_vals):
+    """Numeric pass: rows interleaved over ``nthr`` workers, each with its accumulator."""
+    for t in prange(nthr):
+        _gus_fill_rows(np.int64(t), nthr, a_ptr, a_idx, avals, a_iso, b_ptr, b_idx, bvals,
+                       b_iso, ncols, m_ptr, m_idx, use_mask, mcomp, mop, aop, ident, term,
+                       has_term, is_any, c_ptr, c_idx, c_vals)
+
+
+_gus_fill = SemiringKernel(_gus_fill_impl, parallel=True, bodies=("_gus_fill_rows",))
+
+
+def _empty_csr(nrows: int, ncols: int, ks: KernelSemiring) -> CSR:
+    return CSR(nrows, ncols, np.zeros(nrows + 1, dtype=np.int64), np.empty(0, dtype=np.int64),
+               np.empty(0, dtype=ks.out_type.np_type), ks.out_type)
+
+
+def mxm_gustavson(A: CSR, B: CSR, mask_bits_csr: CSR | None, mask_comp: bool,
+                  ks: KernelSemiring) -> CSR:
+    """C = A ⊕.⊗ B row by row (Gustavson), optionally restricted by a mask pattern:
+    allowed(i, j) = (j in row i of the mask) != mask_comp. Canonical CSR of out_type."""
+    m, p = A.nrows, B.ncols
+    if m == 0 or p == 0 or A.nnz == 0 or B.nnz == 0:
+        return _empty_csr(m, p, ks)
+    # one dense accumulator (3 arrays of ncols) per worker: cap the workers' total at 2**26
+    # columns (1.5 GiB); very wide products run on fewer threads
+    nthr = max(1, min(numba.get_num_threads(), m, (1 << 26) // max(p, 1)))
+    use_mask = mask_bits_csr is not None
+    if use_mask:
+        m_ptr, m_idx = _idx(mask_bits_csr.indptr), _idx(mask_bits_csr.indices)
+    else:
+        m_ptr, m_idx = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    a_ptr, a_idx, b_ptr, b_idx = _idx(A.indptr), _idx(A.indices), _idx(B.indptr), _idx(B.indices)
+    counts = np.empty(m, dtype=np.int64)
+    _gus_count(a_ptr, a_idx, b_ptr, b_idx, p, m_ptr, m_idx, use_mask, bool(mask_comp), nthr,
+               counts)
+    c_ptr = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(counts, out=c_ptr[1:])
+    c_idx = np.empty(int(c_ptr[-1]), dtype=np.int64)
+    c_vals = np.empty(int(c_ptr[-1]), dtype=ks.out_type.np_type)
+    if c_idx.shape[0]:
+        _gus_fill.for_semiring(ks)(
+            a_ptr, a_idx, *operand_values(A.values, A.iso, ks.uses_left, ks), b_ptr, b_idx,
+            *operand_values(B.values, B.iso, ks.uses_right, ks), p, m_ptr, m_idx, use_mask,
+            bool(mask_comp), *sr_args(ks), nthr, c_ptr, c_idx, c_vals)
+    return CSR(m, p, c_ptr, c_idx, c_vals, ks.out_type)
+
+
+# ====================================================================== mxm: masked dot
+@numba.njit(cache=True, nogil=True)
+def _lower_bound(arr, lo, hi, x):  # noqa: ANN001, ANN202
+    """First position in arr[lo:hi] (sorted) whose value is >= x (galloping search)."""
+    step = 1
+    while lo + step < hi and arr[lo + step] < x:
+        lo += step
+        step *= 2
+    hi = min(hi, lo + step + 1)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if arr[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@numba.njit(cache=True, nogil=True)
+def _next_match(ai, pa, ea, bi, pb, eb, mode):  # noqa: ANN001, ANN202
+    """Positions of the next common index of ai[pa:ea] and bi[pb:eb], or (ea, eb).
+
+    mode 0: linear merge; 1: ai is short, search in bi; 2: bi is short, search in ai.
+    """
+    while pa < ea and pb < eb:
+        ka = ai[pa]
+        kb = bi[pb]
+        if ka == kb:
+            return pa, pb
+        if ka < kb:
+            pa = _lower_bound(ai, pa + 1, ea, kb) if mode == 2 else pa + 1
+        else:
+            pb = _lower_bound(bi, pb + 1, eb, ka) if mode == 1 else pb + 1
+    return ea, eb
+
+
+@numba.njit(cache=True, nogil=True)
+def _bitmap(nwords):  # noqa: ANN001, ANN202
+    """A zeroed bitmap (allocated in a body, not the parfor: one per block of rows)."""
+    return np.zeros(nwords, dtype=np.uint64)
+
+
+def _dot_rows_impl(r0, r1, a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals, b_iso,  # noqa: ANN001, ANN202
+                   m_ptr, m_idx, nwords, mop, aop, ident, term, has_term, is_any, out_pres,
+                   out_vals):
+    """Rows [r0, r1) of the masked dot product. Per mask entry (i, j) the cheapest of: a
+    sorted merge (la + lb steps), galloping in the longer row (min · log max), or probing
+    row j of Bᵀ against a bitmap of row i's columns (lb bit tests; the bitmap is marked once
+    per row i, on first use, and cleared after). All three meet the common k in increasing
+    order, so the fold order (and the result) is the same."""
+    one = np.uint64(1)
+    bits = _bitmap(nwords if nwords > 0 else 1)
+    for i in range(r0, r1):
+        ms = m_ptr[i]
+        me = m_ptr[i + 1]
+        pa0 = a_ptr[i]
+        ea = a_ptr[i + 1]
+        la = ea - pa0
+        if ms == me or la == 0:
+            for pm in range(ms, me):
+                out_pres[pm] = False
+                out_vals[pm] = ident
+            continue
+        marked = False
+        for pm in range(ms, me):
+            j = m_idx[pm]
+            pb = bt_ptr[j]
+            eb = bt_ptr[j + 1]
+            lb = eb - pb
+            lo = min(la, lb)
+            hi = max(la, lb)
+            mode = 1 if la * 32 < lb else (2 if lb * 32 < la else 0)
+            cost = la + lb if mode == 0 else lo * (np.log2(hi + 1.0) + 1.0)
+            found = False
+            acc = ident
+            if nwords > 0 and lb < cost:
+                if not marked:
+                    for p in range(pa0, ea):
+                        k = a_idx[p]
+                        bits[k >> 6] |= one << np.uint64(k & 63)
+                    marked = True
+                pa = pa0
+                for q in range(pb, eb):
+                    k = bt_idx[q]
+                    if (bits[k >> 6] >> np.uint64(k & 63)) & one:
+                        if not a_iso:  # the position of k in row i, for A's value
+                            pa = _lower_bound(a_idx, pa, ea, k)
+                        t = _MUL(mop, avals[0] if a_iso else avals[pa],
+                                 bvals[0] if b_iso else bvals[q], i, k, j, ident)
+                        acc = _ADD(aop, acc, t) if found else t
+                        found = True
+                        if is_any or (has_term and acc == term):
+                            break
+            else:
+                pa = pa0
+                while True:
+                    pa, pb = _next_match(a_idx, pa, ea, bt_idx, pb, eb, mode)
+                    if pa >= ea:
+                        break
+                    t = _MUL(mop, avals[0] if a_iso else avals[pa],
+                             bvals[0] if b_iso else bvals[pb], i, a_idx[pa], j, ident)
+                    acc = _ADD(aop, acc, t) if found else t
+                    found = True
+                    if is_any or (has_term and acc == term):
+                        break
+                    pa += 1
+                    pb += 1
+            out_pres[pm] = found
+            out_vals[pm] = acc
+        if marked:
+            for p in range(pa0, ea):
+                bits[a_idx[p] >> 6] = 0
+
+
+_dot_rows = numba.njit(cache=True, **_JIT_OPTS)(_dot_rows_impl)
+
+
+def _dot_impl(bounds, a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals, b_iso, m_ptr,  # noqa: ANN001, ANN202
+              m_idx, nwords, mop, aop, ident, term, has_term, is_any, out_pres, out_vals):
+    for b in prange(bounds.shape[0] - 1):
+        _dot_rows(bounds[b], bounds[b + 1], a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals,
+                  b_iso, m_ptr, m_idx, nwords, mop, aop, ident, term, has_term, is_any,
+                  out_pres, out_vals)
+
+
+_dot = SemiringKernel(_dot_impl, parallel=True, bodies=("_dot_rows",))
+# the bitmap of a row's columns is used when the inner dimension has at most this many
+# words (8 MiB a block of rows); wider products merge or gallop only
+_DOT_BITMAP_WORDS = 1 << 20
+
+
+def mxm_masked_dot(A: CSR, BT: CSR, mask: CSR, ks: KernelSemiring) -> CSR:
+    """C<mask> = A ⊕.⊗ B by dot products at the mask's entries only (BT = Bᵀ as CSR):
+    merge, galloping or bitmap intersection of row i of A and row j of BT. Memory: a
+    presence flag and a value per mask entry, and a bitmap of the inner dimension (n/8
+    bytes) per block of rows (16 blocks per thread, each takes rows of equal mask entries)."""
+    m, p = A.nrows, BT.nrows
+    if m == 0 or mask.nnz == 0 or A.nnz == 0 or BT.nnz == 0:
+        return _empty_csr(m, p, ks)
+    m_ptr, m_idx = _idx(mask.indptr), _idx(mask.indices)
+    pres = np.empty(mask.nnz, dtype=np.bool_)
+    vals = np.empty(mask.nnz, dtype=ks.out_type.np_type)
+    nwords = (int(A.ncols) + 63) // 64
+    nwords = nwords if nwords <= _DOT_BITMAP_WORDS else 0
+    nblocks = max(1, min(m, 16 * numba.get_num_threads()))
+    cuts = np.searchsorted(m_ptr, np.linspace(0, mask.nnz, nblocks + 1)[1:-1])
+    bounds = np.unique(np.concatenate(([0], cuts, [m]))).astype(np.int64)
+    with numba.parallel_chunksize(1):
+        _dot.for_semiring(ks)(
+            bounds, _idx(A.indptr), _idx(A.indices),
+            *operand_values(A.values, A.iso, ks.uses_left, ks), _idx(BT.indptr),
+            _idx(BT.indices), *operand_values(BT.values, BT.iso, ks.uses_right, ks), m_ptr,
+            m_idx, np.int64(nwords), *sr_args(ks), pres, vals)
+    cs = np.zeros(mask.nnz + 1, dtype=np.int64)
+    np.cumsum(pres, out=cs[1:])
+    return CSR(m, p, cs[m_ptr], m_idx[pres], vals[pres], ks.out_type)
+
+
+__all__ = ["mxm_gustavson", "mxm_masked_dot"]
