@@ -15,7 +15,7 @@ from gblas.dtypes import BOOL, FP32, FP64, INT8, INT64, UINT8, DataType
 from gblas.formats.coo.container import COO
 from gblas.formats.csr import cpu, mxm_cpu
 from gblas.formats.csr.container import CSR
-from gblas.semirings import BinaryOp, Monoid, Semiring, binary, monoid, semiring
+from gblas.semirings import BinaryOp, Monoid, Semiring, binary, monoid, select, semiring
 from gblas.semirings.model import KernelSemiring, resolve_semiring
 
 # ------------------------------------------------------------------ user-defined semirings
@@ -388,7 +388,89 @@ def test_triangle_count_masked_dot() -> None:
     assert int(C.values.sum()) == int(np.trace(a @ a @ a)) // 6
 
 
+def _sparse_rows(rows: list[list[int]], ncols: int) -> CSR:
+    """An iso BOOL CSR whose row i holds the sorted columns ``rows[i]``."""
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(r) for r in rows], out=indptr[1:])
+    idx = np.asarray([c for r in rows for c in sorted(r)], dtype=np.int64)
+    return CSR(len(rows), ncols, indptr, idx, None, BOOL, True)
+
+
+@pytest.mark.parametrize("out", [INT8, UINT8, INT64, BOOL, FP32, FP64])
+def test_masked_dot_counts_intersections(out: DataType) -> None:
+    """plus_pair's dot products are intersection sizes (the branch-free count; FP32 and
+    BOOL go through the general kernel): rows 32x longer or shorter than the other (galloping),
+    long rows (bitmap probe), empty rows, counts that wrap in int8/uint8, with and without
+    the bitmap (the merge)."""
+    rng = np.random.default_rng(11)
+    n = 700
+    a_rows = [[], list(range(0, 600, 2)), [5, 6], list(range(n)), list(range(3, 700, 7)),
+              sorted(rng.choice(n, 40, replace=False).tolist()), [699]]
+    b_rows = [list(range(n)), [], [6, 7, 8], list(range(1, 700, 3)), [699],
+              sorted(rng.choice(n, 300, replace=False).tolist()), list(range(0, 700, 2))]
+    A, BT = _sparse_rows(a_rows, n), _sparse_rows(b_rows, n)
+    M = _sparse_rows([list(range(len(b_rows)))] * len(a_rows), len(b_rows))
+    ks = resolve_semiring(semiring.plus_pair[out], BOOL, BOOL)
+    assert ks.out_type == out
+    assert mxm_cpu._counts_intersection(ks) == (out not in (FP32, BOOL))  # BOOL: lor_pair
+    saved = mxm_cpu._DOT_BITMAP_WORDS
+    for bitmap in (True, False):
+        mxm_cpu._DOT_BITMAP_WORDS = saved if bitmap else -1
+        try:
+            C = mxm_cpu.mxm_masked_dot(A, BT, M, ks)
+        finally:
+            mxm_cpu._DOT_BITMAP_WORDS = saved
+        pres, vals = dense(C)
+        for i, ra in enumerate(a_rows):
+            for j, rb in enumerate(b_rows):
+                c = len(set(ra) & set(rb))
+                assert pres[i, j] == (c > 0), (i, j)
+                if c:
+                    want = np.asarray(c).astype(out.np_type) if out != BOOL else True
+                    assert vals[i, j] == want, (i, j, vals[i, j], c)
+
+
+def test_masked_dot_int64_indices() -> None:
+    """An inner dimension past 2**31 keeps the indices int64 (no int32 copy) and the
+    product has no bitmap: the count and the general kernel both merge or gallop."""
+    big = 2**31 + 10
+    a_rows = [[1, 2**31 + 3, 2**31 + 9], [], [5] + list(range(2**31, 2**31 + 80))]
+    b_rows = [[2**31 + 3, 2**31 + 9], [1, 5], list(range(2**31 + 40, 2**31 + 45))]
+    A, BT = _sparse_rows(a_rows, big), _sparse_rows(b_rows, big)
+    M = _sparse_rows([[0, 1, 2]] * 3, 3)
+    for sr in ("plus_pair", "plus_times"):
+        ks = resolve(sr, INT64, INT64)
+        C = mxm_cpu.mxm_masked_dot(A, BT, M, ks)
+        pres, vals = dense(C)
+        for i, ra in enumerate(a_rows):
+            for j, rb in enumerate(b_rows):
+                c = len(set(ra) & set(rb))
+                assert pres[i, j] == (c > 0) and (not c or vals[i, j] == c), (sr, i, j)
+    assert A.__dict__.get("_indices32") is None
+
+
 # ======================================================================== conversions
+@pytest.mark.parametrize("name", cpu.SELECT_RANGE_OPS)
+def test_select_range(name: str) -> None:
+    """Positional select by one run per row against the operator's definition: iso and
+    valued matrices, thunks past either end, empty rows and matrices."""
+    op = getattr(select, name)
+    rng = np.random.default_rng(12)
+    for nrows, ncols in ((0, 0), (1, 1), (3, 0), (9, 13), (20, 6)):
+        for iso in (False, True):
+            A, pres, vals = rand_matrix(rng, nrows, ncols, INT8, iso=iso, density=0.5)
+            r, c = np.nonzero(pres)
+            for t in (-30, -2, -1, 0, 1, 4, 30):
+                C = cpu.select_range(A, name, t)
+                keep = np.asarray(op.np_func(vals[r, c], r, c, t), dtype=bool)
+                got_p, got_v = dense(C)
+                want_p = np.zeros_like(pres)
+                want_p[r[keep], c[keep]] = True
+                assert np.array_equal(got_p, want_p), (name, t)
+                assert np.array_equal(got_v[want_p], vals[want_p]), (name, t)
+                assert (C.values is None) == iso
+
+
 @pytest.mark.parametrize("dt", [BOOL, INT8, FP64])
 def test_transpose_and_coo_round_trip(dt: DataType) -> None:
     rng = np.random.default_rng(8)

@@ -431,6 +431,91 @@ def mxv_push_parallel(MT: CSR, x_indices: Any, nrows: int, mask_bits: Any | None
     return flag, vals
 
 
+# ====================================================================== positional select
+# select operators whose kept entries of row i are the columns in [lo, hi] (minus one
+# column for offdiag): a contiguous run of the sorted row, found by two binary searches.
+SELECT_RANGE_OPS = ("tril", "triu", "diag", "offdiag", "rowle", "rowgt", "colle", "colgt")
+_NO_COL = np.int64(-(2**62))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _select_bounds(op, i, t, ncols):  # noqa: ANN001, ANN202
+    """(lo, hi, excluded column) that row i keeps under SELECT_RANGE_OPS[op], thunk t."""
+    lo = np.int64(0)
+    hi = np.int64(ncols - 1)
+    if op == 0:
+        hi = i + t
+    elif op == 1:
+        lo = i + t
+    elif op == 2:
+        lo = i + t
+        hi = i + t
+    elif op == 3:
+        return lo, hi, i + t
+    elif (op == 4 and i > t) or (op == 5 and i <= t):
+        hi = np.int64(-1)
+    elif op == 6:
+        hi = t
+    elif op == 7:
+        lo = t + 1
+    return lo, hi, _NO_COL
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _row_run(indptr, indices, op, i, t, ncols):  # noqa: ANN001, ANN202
+    """Positions [p, q) of row i's entries in its kept range and the excluded column's
+    position in them (-1 if none)."""
+    lo, hi, ex = _select_bounds(op, i, t, ncols)
+    s, e = indptr[i], indptr[i + 1]
+    if lo > hi or s == e:
+        return s, s, np.int64(-1)
+    p = np.searchsorted(indices[s:e], lo) + s
+    q = np.searchsorted(indices[s:e], hi, side="right") + s
+    x = np.int64(-1)
+    if ex != _NO_COL:
+        k = np.searchsorted(indices[p:q], ex) + p
+        if k < q and indices[k] == ex:
+            x = k
+    return p, q, x
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def _select_range(indptr, indices, op, t, ncols, with_pos):  # noqa: ANN001, ANN202
+    """(indptr, indices, source positions if ``with_pos``) of the kept entries."""
+    m = indptr.shape[0] - 1
+    o_ptr = np.zeros(m + 1, dtype=np.int64)
+    for i in prange(m):
+        p, q, x = _row_run(indptr, indices, op, i, t, ncols)
+        o_ptr[i + 1] = q - p - (x >= 0)
+    for i in range(m):
+        o_ptr[i + 1] += o_ptr[i]
+    o_idx = np.empty(o_ptr[m], dtype=np.int64)
+    pos = np.empty(o_ptr[m] if with_pos else 0, dtype=np.int64)
+    for i in prange(m):
+        p, q, x = _row_run(indptr, indices, op, i, t, ncols)
+        o = o_ptr[i]
+        for r in range(p, q):
+            if r != x:
+                o_idx[o] = indices[r]
+                if with_pos:
+                    pos[o] = r
+                o += 1
+    return o_ptr, o_idx, pos
+
+
+def select_range(A: CSR, name: str, thunk: int) -> CSR:
+    """``select`` of a positional operator in SELECT_RANGE_OPS (tril, triu, diag, ...) in
+    O(rows · log + kept entries): rows are sorted, so each keeps one run of its entries.
+    An iso matrix stays iso."""
+    iso = A.values is None
+    o_ptr, o_idx, pos = _select_range(_idx(A.indptr), _idx(A.indices),
+                                      SELECT_RANGE_OPS.index(name), np.int64(thunk),
+                                      np.int64(A.ncols), not iso)
+    if iso:
+        return CSR(A.nrows, A.ncols, o_ptr, o_idx, None, A.dtype, A.iso)
+    return CSR(A.nrows, A.ncols, o_ptr, o_idx, A.values[pos], A.dtype)
+
+
 # ====================================================================== conversions
 @numba.njit(cache=True, parallel=True, nogil=True)
 def _transpose_par(indptr, indices, ncols, bounds):  # noqa: ANN001, ANN202
@@ -507,7 +592,7 @@ def coo_from_csr(csr: CSR) -> COO:
 
 
 __all__ = [
-    "mxv_pull", "mxv_push", "transpose", "csr_from_coo",
+    "mxv_pull", "mxv_push", "transpose", "select_range", "SELECT_RANGE_OPS", "csr_from_coo",
     "coo_from_csr", "SemiringKernel", "mult_op", "add_op", "cast_to", "sr_args", "kernel_opcodes",
     "operand_values", "mask_args", "value_dtype",
 ]
