@@ -44,15 +44,19 @@ def triangle_count(A: Matrix, *, symmetrize: bool = True) -> int:  # noqa: N803
     check_graph(A)
     n = A.nrows
     dev = A.device
-    if symmetrize and not A.is_symmetric(structure=True):
-        L = lower_of_union(A)  # noqa: N806
-    else:
+    symmetric = not symmetrize or A.is_symmetric(structure=True)
+    if symmetric:
         L = A.select(select.tril, -1).new()  # noqa: N806
+    else:
+        L = lower_of_union(A)  # noqa: N806
     if L.nvals == 0:
         return 0
     order = degree_order(L)
     if order is not None:
-        L = lower_of_union(L[order, order].new())  # noqa: N806
+        if symmetric:  # A[p, p] is symmetric: its lower triangle is the renumbered L
+            L = A[order, order].new().select(select.tril, -1).new()  # noqa: N806
+        else:
+            L = lower_of_union(L[order, order].new())  # noqa: N806
     C = Matrix(INT64, n, n, device=dev)  # noqa: N806
     C(L.S) << L.mxm(L.T, semiring.plus_pair[INT64])
     total = C.reduce_scalar(monoid.plus).new().value

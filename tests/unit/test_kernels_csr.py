@@ -471,6 +471,39 @@ def test_select_range(name: str) -> None:
                 assert (C.values is None) == iso
 
 
+@pytest.mark.parametrize("ncols", [200, 5000, 70000, 2**21 + 3])
+def test_gather_sorts_renamed_rows(ncols: int) -> None:
+    """A[rows, J] by a column map: rows of every sort regime (insertion up to 16 entries,
+    buckets up to 256, radix beyond: 8-bit digits in 2 or 3 passes, 11-bit digits from
+    2048 entries), J a permutation or a subset, rows repeated, values carried or iso."""
+    rng = np.random.default_rng(13)
+    lengths = [0, 1, 5, 16, 17, 100, 256, 257, 1500, 3000]
+    rows_cols = [np.sort(rng.choice(ncols, min(d, ncols), replace=False)) for d in lengths]
+    indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum([r.size for r in rows_cols], out=indptr[1:])
+    idx = np.concatenate(rows_cols).astype(np.int64)
+    vals = rng.integers(-100, 100, idx.size).astype(np.int64)
+    take = np.array([9, 3, 0, 8, 9, 5, 7, 6, 1, 2, 4], dtype=np.int64)
+    for subset in (False, True):
+        J = rng.permutation(ncols)[: ncols // 2 if subset else ncols]  # noqa: N806
+        colmap = np.full(ncols, -1, dtype=np.int64)
+        colmap[J] = np.arange(J.size)
+        for iso in (False, True):
+            A = CSR(len(lengths), ncols, indptr, idx, None if iso else vals, INT64,
+                    np.int64(7) if iso else None)
+            C = cpu.gather(A, take, colmap, J.size, True)
+            assert (C.values is None) == iso and C.ncols == J.size
+            for r, src in enumerate(take):
+                s, e = indptr[src], indptr[src + 1]
+                new = colmap[idx[s:e]]
+                keep = new >= 0
+                order = np.argsort(new[keep])
+                got = slice(C.indptr[r], C.indptr[r + 1])
+                assert np.array_equal(C.indices[got], new[keep][order]), (r, src)
+                if not iso:
+                    assert np.array_equal(C.values[got], vals[s:e][keep][order])
+
+
 @pytest.mark.parametrize("dt", [BOOL, INT8, FP64])
 def test_transpose_and_coo_round_trip(dt: DataType) -> None:
     rng = np.random.default_rng(8)
