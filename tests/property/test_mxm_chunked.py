@@ -171,12 +171,12 @@ def test_generic_mxm_through_the_api_with_a_numpy_only_semiring() -> None:
 
 
 @given(seed=st.integers(0, 2**31), sr=st.sampled_from(SEMIRINGS), dt=st.sampled_from(DTYPES),
-       iso=st.booleans(), bitmap=st.booleans())
+       iso=st.booleans(), bitmap=st.booleans(), prefetch=st.booleans())
 def test_masked_dot_paths_equal_gustavson(seed: int, sr: str, dt: Any, iso: bool,
-                                          bitmap: bool) -> None:
+                                          bitmap: bool, prefetch: bool) -> None:
     """The CPU dot kernel's three intersections (merge, galloping, bitmap probe) on rows of
     very different lengths (hub rows and columns) give the masked Gustavson result, with
-    the bitmap allowed or not."""
+    the bitmap allowed or not and the rows of Bᵀ prefetched or not."""
     rng = np.random.default_rng(seed)
     m, k, n = (int(x) for x in rng.integers(1, 90, 3))
     A = _matrix(rng, m, k, rng.uniform(0.01, 0.2), dt, iso)  # noqa: N806
@@ -190,12 +190,13 @@ def test_masked_dot_paths_equal_gustavson(seed: int, sr: str, dt: Any, iso: bool
         ks = resolve_semiring(op, A.dtype, B.dtype)
     except DomainMismatch:
         assume(False)
-    saved = mxm_cpu._DOT_BITMAP_WORDS
-    mxm_cpu._DOT_BITMAP_WORDS = saved if bitmap else -1
+    saved = mxm_cpu._DOT_BITMAP_WORDS, mxm_cpu._PREFETCH_BYTES
+    mxm_cpu._DOT_BITMAP_WORDS = saved[0] if bitmap else -1
+    mxm_cpu._PREFETCH_BYTES = 0 if prefetch else saved[1]
     try:
         got = mxm_cpu.mxm_masked_dot(A._csr(), B._csr_T(), M._csr(), ks)
     finally:
-        mxm_cpu._DOT_BITMAP_WORDS = saved
+        mxm_cpu._DOT_BITMAP_WORDS, mxm_cpu._PREFETCH_BYTES = saved
     want = mxm_cpu.mxm_gustavson(A._csr(), B._csr(), M._csr(), False, ks)
     _same_csr(got, want, ks.out_type.is_float and ks.add.binaryop.name in ("plus", "times"))
 

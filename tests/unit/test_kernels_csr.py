@@ -401,7 +401,7 @@ def test_masked_dot_counts_intersections(out: DataType) -> None:
     """plus_pair's dot products are intersection sizes (the branch-free count; FP32 and
     BOOL go through the general kernel): rows 32x longer or shorter than the other (galloping),
     long rows (bitmap probe), empty rows, counts that wrap in int8/uint8, with and without
-    the bitmap (the merge)."""
+    the bitmap (the merge), with and without prefetching."""
     rng = np.random.default_rng(11)
     n = 700
     a_rows = [[], list(range(0, 600, 2)), [5, 6], list(range(n)), list(range(3, 700, 7)),
@@ -413,13 +413,14 @@ def test_masked_dot_counts_intersections(out: DataType) -> None:
     ks = resolve_semiring(semiring.plus_pair[out], BOOL, BOOL)
     assert ks.out_type == out
     assert mxm_cpu._counts_intersection(ks) == (out not in (FP32, BOOL))  # BOOL: lor_pair
-    saved = mxm_cpu._DOT_BITMAP_WORDS
-    for bitmap in (True, False):
-        mxm_cpu._DOT_BITMAP_WORDS = saved if bitmap else -1
+    saved = mxm_cpu._DOT_BITMAP_WORDS, mxm_cpu._PREFETCH_BYTES
+    for bitmap, prefetch in ((True, False), (False, True), (True, True)):
+        mxm_cpu._DOT_BITMAP_WORDS = saved[0] if bitmap else -1
+        mxm_cpu._PREFETCH_BYTES = 0 if prefetch else saved[1]
         try:
             C = mxm_cpu.mxm_masked_dot(A, BT, M, ks)
         finally:
-            mxm_cpu._DOT_BITMAP_WORDS = saved
+            mxm_cpu._DOT_BITMAP_WORDS, mxm_cpu._PREFETCH_BYTES = saved
         pres, vals = dense(C)
         for i, ra in enumerate(a_rows):
             for j, rb in enumerate(b_rows):
@@ -438,9 +439,14 @@ def test_masked_dot_int64_indices() -> None:
     b_rows = [[2**31 + 3, 2**31 + 9], [1, 5], list(range(2**31 + 40, 2**31 + 45))]
     A, BT = _sparse_rows(a_rows, big), _sparse_rows(b_rows, big)
     M = _sparse_rows([[0, 1, 2]] * 3, 3)
-    for sr in ("plus_pair", "plus_times"):
+    saved = mxm_cpu._PREFETCH_BYTES
+    for sr, prefetch in (("plus_pair", False), ("plus_times", False), ("plus_pair", True)):
         ks = resolve(sr, INT64, INT64)
-        C = mxm_cpu.mxm_masked_dot(A, BT, M, ks)
+        mxm_cpu._PREFETCH_BYTES = 0 if prefetch else saved
+        try:
+            C = mxm_cpu.mxm_masked_dot(A, BT, M, ks)
+        finally:
+            mxm_cpu._PREFETCH_BYTES = saved
         pres, vals = dense(C)
         for i, ra in enumerate(a_rows):
             for j, rb in enumerate(b_rows):

@@ -438,7 +438,7 @@ SELECT_RANGE_OPS = ("tril", "triu", "diag", "offdiag", "rowle", "rowgt", "colle"
 _NO_COL = np.int64(-(2**62))
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, inline="always", **_JIT_OPTS)
 def _select_bounds(op, i, t, ncols):  # noqa: ANN001, ANN202
     """(lo, hi, excluded column) that row i keeps under SELECT_RANGE_OPS[op], thunk t."""
     lo = np.int64(0)
@@ -461,56 +461,74 @@ def _select_bounds(op, i, t, ncols):  # noqa: ANN001, ANN202
     return lo, hi, _NO_COL
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _row_run(indptr, indices, op, i, t, ncols):  # noqa: ANN001, ANN202
-    """Positions [p, q) of row i's entries in its kept range and the excluded column's
-    position in them (-1 if none)."""
-    lo, hi, ex = _select_bounds(op, i, t, ncols)
-    s, e = indptr[i], indptr[i + 1]
-    if lo > hi or s == e:
-        return s, s, np.int64(-1)
-    p = np.searchsorted(indices[s:e], lo) + s
-    q = np.searchsorted(indices[s:e], hi, side="right") + s
-    x = np.int64(-1)
-    if ex != _NO_COL:
-        k = np.searchsorted(indices[p:q], ex) + p
-        if k < q and indices[k] == ex:
-            x = k
-    return p, q, x
+@numba.njit(cache=True, inline="always", **_JIT_OPTS)
+def _first_ge(a, lo, hi, x):  # noqa: ANN001, ANN202
+    """First position in the sorted a[lo:hi] whose value is >= x."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
-@numba.njit(cache=True, parallel=True, nogil=True)
-def _select_range(indptr, indices, op, t, ncols, with_pos):  # noqa: ANN001, ANN202
-    """(indptr, indices, source positions if ``with_pos``) of the kept entries."""
-    m = indptr.shape[0] - 1
-    o_ptr = np.zeros(m + 1, dtype=np.int64)
-    for i in prange(m):
-        p, q, x = _row_run(indptr, indices, op, i, t, ncols)
-        o_ptr[i + 1] = q - p - (x >= 0)
-    for i in range(m):
-        o_ptr[i + 1] += o_ptr[i]
-    o_idx = np.empty(o_ptr[m], dtype=np.int64)
-    pos = np.empty(o_ptr[m] if with_pos else 0, dtype=np.int64)
-    for i in prange(m):
-        p, q, x = _row_run(indptr, indices, op, i, t, ncols)
-        o = o_ptr[i]
-        for r in range(p, q):
-            if r != x:
-                o_idx[o] = indices[r]
-                if with_pos:
-                    pos[o] = r
-                o += 1
-    return o_ptr, o_idx, pos
+@numba.njit(cache=True, **_JIT_OPTS)
+def _select_runs(indptr, indices, op, t, ncols, start, skip, o_ptr):  # noqa: ANN001, ANN202
+    """Per row: the start of its kept run, the position of the excluded column in it (-1
+    if none), and the running count of kept entries (serial: two binary searches a row,
+    no parallel region to wait on)."""
+    for i in range(indptr.shape[0] - 1):
+        lo, hi, ex = _select_bounds(op, i, t, ncols)
+        s, e = indptr[i], indptr[i + 1]
+        p = q = s
+        x = np.int64(-1)
+        if lo <= hi and s < e:
+            p = _first_ge(indices, s, e, lo)
+            q = _first_ge(indices, p, e, hi + 1)
+            if ex != _NO_COL:
+                k = _first_ge(indices, p, q, ex)
+                if k < q and indices[k] == ex:
+                    x = k
+        start[i] = p
+        skip[i] = x
+        o_ptr[i + 1] = o_ptr[i] + q - p - (x >= 0)
+
+
+@numba.njit(cache=True, parallel=True, **_JIT_OPTS)
+def _select_fill(indices, start, skip, o_ptr, bounds, o_idx, pos, with_pos):  # noqa: ANN001, ANN202
+    for b in prange(bounds.shape[0] - 1):
+        for i in range(bounds[b], bounds[b + 1]):
+            p = start[i]
+            o = o_ptr[i]
+            for r in range(p, p + o_ptr[i + 1] - o + (skip[i] >= 0)):
+                if r != skip[i]:
+                    o_idx[o] = indices[r]
+                    if with_pos:
+                        pos[o] = r
+                    o += 1
 
 
 def select_range(A: CSR, name: str, thunk: int) -> CSR:
     """``select`` of a positional operator in SELECT_RANGE_OPS (tril, triu, diag, ...) in
-    O(rows · log + kept entries): rows are sorted, so each keeps one run of its entries.
-    An iso matrix stays iso."""
+    O(rows · log + kept entries): rows are sorted, so each keeps one run of its entries,
+    found serially, then copied in parallel blocks of equal output. An iso matrix stays
+    iso."""
+    indptr, indices = _idx(A.indptr), _idx(A.indices)
+    m = A.nrows
+    start = np.empty(m, dtype=np.int64)
+    skip = np.empty(m, dtype=np.int64)
+    o_ptr = np.zeros(m + 1, dtype=np.int64)
+    _select_runs(indptr, indices, SELECT_RANGE_OPS.index(name), np.int64(thunk),
+                 np.int64(A.ncols), start, skip, o_ptr)
+    nnz = int(o_ptr[-1])
+    nb = max(1, min(m, 4 * numba.get_num_threads()))
+    bounds = np.unique(np.concatenate(
+        ([0], np.searchsorted(o_ptr, np.linspace(0, nnz, nb + 1)[1:-1]), [m]))).astype(np.int64)
     iso = A.values is None
-    o_ptr, o_idx, pos = _select_range(_idx(A.indptr), _idx(A.indices),
-                                      SELECT_RANGE_OPS.index(name), np.int64(thunk),
-                                      np.int64(A.ncols), not iso)
+    o_idx = np.empty(nnz, dtype=np.int64)
+    pos = np.empty(0 if iso else nnz, dtype=np.int64)
+    _select_fill(indices, start, skip, o_ptr, bounds, o_idx, pos, not iso)
     if iso:
         return CSR(A.nrows, A.ncols, o_ptr, o_idx, None, A.dtype, A.iso)
     return CSR(A.nrows, A.ncols, o_ptr, o_idx, A.values[pos], A.dtype)

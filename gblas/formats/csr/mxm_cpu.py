@@ -326,8 +326,11 @@ def _prefetch(typingctx, arr, idx):  # noqa: ANN001, ANN202, ARG001
 # order), so the dot products wait on memory, not on compares; the loop over one entry is
 # too short for the core to run far enough ahead by itself. Triangle counting's product on
 # urand:18 (L: 4.2M entries, 17 MB of int32 indices), 1 thread: 490-820 ms without, 200-230
-# ms at 4 or 8 ahead, 320 ms at 16 (urand:16, whose L stays in cache: no change).
+# ms at 4 or 8 ahead, 320 ms at 16 (urand:16, whose L stays in cache: no change). Below
+# _PREFETCH_BYTES of Bᵀ's indices the rows stay cached and the prefetches only cost
+# (delaunay_n16: 5.1 -> 4.0 ms without them).
 _AHEAD = 8
+_PREFETCH_BYTES = 8 << 20
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -349,7 +352,7 @@ def _prefetch_ahead(m_idx, pm, bt_ptr, bt_idx, bvals, b_iso):  # noqa: ANN001, A
 
 
 @numba.njit(cache=True, nogil=True)
-def _count_rows(r0, r1, a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx, nwords, like,  # noqa: ANN001, ANN202
+def _count_rows(r0, r1, a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx, nwords, pf, like,  # noqa: ANN001, ANN202
                 out_pres, out_vals, row_nz):
     """Rows [r0, r1) of C⟨M⟩ = A +.pair Bᵀ: each entry is the size of the intersection of
     row i of A and row j of Bᵀ (cast to the type of ``like``), present when not empty.
@@ -369,7 +372,8 @@ def _count_rows(r0, r1, a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx, nwords, like
         marked = False
         nz = 0
         for pm in range(ms, me):
-            _prefetch_ahead(m_idx, pm, bt_ptr, bt_idx, dummy, True)
+            if pf:
+                _prefetch_ahead(m_idx, pm, bt_ptr, bt_idx, dummy, True)
             j = m_idx[pm]
             pb = bt_ptr[j]
             eb = bt_ptr[j + 1]
@@ -414,15 +418,15 @@ def _count_rows(r0, r1, a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx, nwords, like
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
-def _count(bounds, a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx, nwords, like, out_pres,  # noqa: ANN001, ANN202
+def _count(bounds, a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx, nwords, pf, like, out_pres,  # noqa: ANN001, ANN202
            out_vals, row_nz):
     for b in prange(bounds.shape[0] - 1):
         _count_rows(bounds[b], bounds[b + 1], a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx,
-                    nwords, like, out_pres, out_vals, row_nz)
+                    nwords, pf, like, out_pres, out_vals, row_nz)
 
 
 def _dot_rows_impl(r0, r1, a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals, b_iso,  # noqa: ANN001, ANN202
-                   m_ptr, m_idx, nwords, mop, aop, ident, term, has_term, is_any, out_pres,
+                   m_ptr, m_idx, nwords, pf, mop, aop, ident, term, has_term, is_any, out_pres,
                    out_vals, row_nz):
     """Rows [r0, r1) of the masked dot product. Per mask entry (i, j) the cheapest of: a
     sorted merge (la + lb steps), galloping in the longer row (min · log max), or probing
@@ -445,7 +449,8 @@ def _dot_rows_impl(r0, r1, a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals, b_
             continue
         marked = False
         for pm in range(ms, me):
-            _prefetch_ahead(m_idx, pm, bt_ptr, bt_idx, bvals, b_iso)
+            if pf:
+                _prefetch_ahead(m_idx, pm, bt_ptr, bt_idx, bvals, b_iso)
             j = m_idx[pm]
             pb = bt_ptr[j]
             eb = bt_ptr[j + 1]
@@ -500,11 +505,11 @@ _dot_rows = numba.njit(cache=True, **_JIT_OPTS)(_dot_rows_impl)
 
 
 def _dot_impl(bounds, a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals, b_iso, m_ptr,  # noqa: ANN001, ANN202
-              m_idx, nwords, mop, aop, ident, term, has_term, is_any, out_pres, out_vals,
+              m_idx, nwords, pf, mop, aop, ident, term, has_term, is_any, out_pres, out_vals,
               row_nz):
     for b in prange(bounds.shape[0] - 1):
         _dot_rows(bounds[b], bounds[b + 1], a_ptr, a_idx, avals, a_iso, bt_ptr, bt_idx, bvals,
-                  b_iso, m_ptr, m_idx, nwords, mop, aop, ident, term, has_term, is_any,
+                  b_iso, m_ptr, m_idx, nwords, pf, mop, aop, ident, term, has_term, is_any,
                   out_pres, out_vals, row_nz)
 
 
@@ -569,17 +574,18 @@ def mxm_masked_dot(A: CSR, BT: CSR, mask: CSR, ks: KernelSemiring) -> CSR:
     cuts = np.searchsorted(m_ptr, np.linspace(0, mask.nnz, nblocks + 1)[1:-1])
     bounds = np.unique(np.concatenate(([0], cuts, [m]))).astype(np.int64)
     a_ptr, bt_ptr = _idx(A.indptr), _idx(BT.indptr)
+    pf = bt_idx.nbytes >= _PREFETCH_BYTES
     c_ptr = np.zeros(m + 1, dtype=np.int64)
     row_nz = c_ptr[1:]
     with numba.parallel_chunksize(1):
         if _counts_intersection(ks):
-            _count(bounds, a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx, nwords, sr_args(ks)[2],
-                   pres, vals, row_nz)
+            _count(bounds, a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx, nwords, pf,
+                   sr_args(ks)[2], pres, vals, row_nz)
         else:
             _dot.for_semiring(ks)(
                 bounds, a_ptr, a_idx, *operand_values(A.values, A.iso, ks.uses_left, ks),
                 bt_ptr, bt_idx, *operand_values(BT.values, BT.iso, ks.uses_right, ks),
-                m_ptr, m_idx, nwords, *sr_args(ks), pres, vals, row_nz)
+                m_ptr, m_idx, nwords, pf, *sr_args(ks), pres, vals, row_nz)
         np.cumsum(row_nz, out=row_nz)
         c_idx, c_vals = _compact(bounds, m_ptr, m_idx, pres, vals, c_ptr)
     return CSR(m, p, c_ptr, c_idx, c_vals, ks.out_type)
