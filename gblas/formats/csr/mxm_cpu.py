@@ -326,11 +326,12 @@ def _prefetch(typingctx, arr, idx):  # noqa: ANN001, ANN202, ARG001
 # order), so the dot products wait on memory, not on compares; the loop over one entry is
 # too short for the core to run far enough ahead by itself. Triangle counting's product on
 # urand:18 (L: 4.2M entries, 17 MB of int32 indices), 1 thread: 490-820 ms without, 200-230
-# ms at 4 or 8 ahead, 320 ms at 16 (urand:16, whose L stays in cache: no change). Below
-# _PREFETCH_BYTES of Bᵀ's indices the rows stay cached and the prefetches only cost
-# (delaunay_n16: 5.1 -> 4.0 ms without them).
+# ms at 4 or 8 ahead, 320 ms at 16. urand:16's L (4 MB) fits the 32 MB L3 of a quiet
+# machine (no change there) but not a shared one under load (1 thread: 99 -> 44 ms).
+# Below _PREFETCH_BYTES of Bᵀ's indices (an L2) the rows stay cached and the prefetches
+# only cost (delaunay_n16, 0.8 MB: 5.1 -> 4.0 ms without them).
 _AHEAD = 8
-_PREFETCH_BYTES = 8 << 20
+_PREFETCH_BYTES = 1 << 20
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
