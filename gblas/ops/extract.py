@@ -155,7 +155,7 @@ def distinct_submatrix(csr: CSR, I: Any, J: Any) -> CSR | None:  # noqa: N803
         np.int64, copy=False)
     increasing = Jh.shape[0] <= 1 or bool(np.all(Jh[1:] > Jh[:-1]))
     if xp is np:  # rows gathered and sorted each in place, in parallel (Numba)
-        from ..formats.csr.cpu import gather  # noqa: PLC0415
+        from ..formats.csr.rows_cpu import gather  # noqa: PLC0415
 
         return gather(csr, Id, inv, Jh.shape[0], not increasing)
     starts = csr.indptr[Id]

@@ -46,7 +46,7 @@ def select_expr(obj: Any, op: Any, thunk: Any = None) -> Expression:
         if obj.ndim == 2 and not op.is_udf and isinstance(t, int | np.integer):
             csr = obj._csr()
             if csr.xp is np:
-                from ..formats.csr.cpu import SELECT_RANGE_OPS, select_range  # noqa: PLC0415
+                from ..formats.csr.rows_cpu import SELECT_RANGE_OPS, select_range  # noqa: PLC0415
 
                 if op.name in SELECT_RANGE_OPS:  # each row keeps one run: no key pass
                     record(desc, "select", "select_range")

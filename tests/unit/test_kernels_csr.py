@@ -13,7 +13,7 @@ import pytest
 
 from gblas.dtypes import BOOL, FP32, FP64, INT8, INT64, UINT8, DataType
 from gblas.formats.coo.container import COO
-from gblas.formats.csr import cpu, mxm_cpu
+from gblas.formats.csr import cpu, mxm_cpu, rows_cpu
 from gblas.formats.csr.container import CSR
 from gblas.semirings import BinaryOp, Monoid, Semiring, binary, monoid, select, semiring
 from gblas.semirings.model import KernelSemiring, resolve_semiring
@@ -456,7 +456,7 @@ def test_masked_dot_int64_indices() -> None:
 
 
 # ======================================================================== conversions
-@pytest.mark.parametrize("name", cpu.SELECT_RANGE_OPS)
+@pytest.mark.parametrize("name", rows_cpu.SELECT_RANGE_OPS)
 def test_select_range(name: str) -> None:
     """Positional select by one run per row against the operator's definition: iso and
     valued matrices, thunks past either end, empty rows and matrices."""
@@ -467,7 +467,7 @@ def test_select_range(name: str) -> None:
             A, pres, vals = rand_matrix(rng, nrows, ncols, INT8, iso=iso, density=0.5)
             r, c = np.nonzero(pres)
             for t in (-30, -2, -1, 0, 1, 4, 30):
-                C = cpu.select_range(A, name, t)
+                C = rows_cpu.select_range(A, name, t)
                 keep = np.asarray(op.np_func(vals[r, c], r, c, t), dtype=bool)
                 got_p, got_v = dense(C)
                 want_p = np.zeros_like(pres)
@@ -497,7 +497,7 @@ def test_gather_sorts_renamed_rows(ncols: int) -> None:
         for iso in (False, True):
             A = CSR(len(lengths), ncols, indptr, idx, None if iso else vals, INT64,
                     np.int64(7) if iso else None)
-            C = cpu.gather(A, take, colmap, J.size, True)
+            C = rows_cpu.gather(A, take, colmap, J.size, True)
             assert (C.values is None) == iso and C.ncols == J.size
             for r, src in enumerate(take):
                 s, e = indptr[src], indptr[src + 1]

@@ -8,7 +8,8 @@ Techniques:
 - **masked dot products** only at the mask's entries (SuiteSparse ``dot3``, Azad et al.
   triangle counting): per entry the cheapest of a sorted merge of row i of A and row j of
   Bᵀ, a galloping search when one row is much shorter, or probing row j against a bitmap
-  of row i (marked once per row); early exit on terminal.
+  of row i (marked once per row); early exit on terminal. Rows of Bᵀ are prefetched a few
+  mask entries ahead; plus_pair counts the intersection without a branch per candidate.
 
 The kernels are written over ``_MUL``/``_ADD`` like those of ``cpu.py`` (built-in
 operators as opcodes, user operators bound into clones by ``SemiringKernel``).
