@@ -153,6 +153,11 @@ def distinct_submatrix(csr: CSR, I: Any, J: Any) -> CSR | None:  # noqa: N803
     inv[Jh] = np.arange(Jh.shape[0], dtype=np.int64)
     Id = (np.asarray(move_array(I, "cpu")) if xp is np else xp.asarray(I)).astype(  # noqa: N806
         np.int64, copy=False)
+    increasing = Jh.shape[0] <= 1 or bool(np.all(Jh[1:] > Jh[:-1]))
+    if xp is np:  # rows gathered and sorted each in place, in parallel (Numba)
+        from ..formats.csr.rows_cpu import gather  # noqa: PLC0415
+
+        return gather(csr, Id, inv, Jh.shape[0], not increasing)
     starts = csr.indptr[Id]
     counts = csr.indptr[Id + 1] - starts
     t = E.repeat(xp.arange(Id.shape[0], dtype=np.int64), counts)  # new row of each entry
@@ -167,7 +172,7 @@ def distinct_submatrix(csr: CSR, I: Any, J: Any) -> CSR | None:  # noqa: N803
         indptr[1:] = xp.cumsum(xp.bincount(t, minlength=Id.shape[0]))
     out = CSR(Id.shape[0], Jh.shape[0], indptr, cols,
               None if csr.values is None else csr.values[p], csr.dtype, csr.iso)
-    if Jh.shape[0] > 1 and not bool(np.all(Jh[1:] > Jh[:-1])):
+    if not increasing:
         out = transpose(transpose(out))  # each counting sort leaves its rows sorted
     return out
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..backend import keys as E
 from ..backend.dense import DenseT
 from ..core.expr import Expression, Result
@@ -41,6 +43,14 @@ def select_expr(obj: Any, op: Any, thunk: Any = None) -> Expression:
             record(desc, "select", "select_dense")
             return Result(DenseT(obj.size, obj.dtype, "select", a=dense_operand(obj._data),
                                  op=op, scalar=t))
+        if obj.ndim == 2 and not op.is_udf and isinstance(t, int | np.integer):
+            csr = obj._csr()
+            if csr.xp is np:
+                from ..formats.csr.rows_cpu import SELECT_RANGE_OPS, select_range  # noqa: PLC0415
+
+                if op.name in SELECT_RANGE_OPS:  # each row keeps one run: no key pass
+                    record(desc, "select", "select_range")
+                    return Result(select_range(csr, op.name, int(t)))
         vals, i, j, rebuild = _values_and_positions(obj)
         keep = E.xp_of(vals).asarray(op.np_func(vals, i, j, _host(t))).astype(bool)
         record(desc, "select", "select_filter")

@@ -16,7 +16,7 @@ from gblas import BinaryOp, Descriptor, Matrix, Semiring, monoid, semiring
 from gblas import _config as config
 from gblas.exceptions import DomainMismatch
 from gblas.formats import chunks
-from gblas.formats.csr import cpu
+from gblas.formats.csr import mxm_cpu
 from gblas.formats.generic import mxm_generic
 from gblas.ops import reference as ref
 from gblas.semirings.model import resolve_semiring
@@ -86,7 +86,7 @@ def test_generic_chunked_equals_gustavson_and_oracle(seed: int, sr: str, dt: Any
     comp = masked == "~S"
     with config.override(mxm_chunk_products=limit):
         got = mxm_generic(A._csr(), B._csr(), ks, mask, comp)
-    want = cpu.mxm_gustavson(A._csr(), B._csr(), mask, comp, ks)
+    want = mxm_cpu.mxm_gustavson(A._csr(), B._csr(), mask, comp, ks)
     inexact = ks.out_type.is_float and ks.add.binaryop.name in ("plus", "times")
     _same_csr(got, want, inexact)
     if not ks.is_any:  # the oracle (any: the CPU's first product is one valid answer)
@@ -147,7 +147,7 @@ def test_chunks_stay_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     for comp in (False, True):
         with config.override(mxm_chunk_products=1000):
             got = mxm_generic(A._csr(), B._csr(), ks, M._csr(), comp)
-        _same_csr(got, cpu.mxm_gustavson(A._csr(), B._csr(), M._csr(), comp, ks), False)
+        _same_csr(got, mxm_cpu.mxm_gustavson(A._csr(), B._csr(), M._csr(), comp, ks), False)
     assert seen and max(seen) <= 1000 and len(seen) > 100
 
 
@@ -171,12 +171,12 @@ def test_generic_mxm_through_the_api_with_a_numpy_only_semiring() -> None:
 
 
 @given(seed=st.integers(0, 2**31), sr=st.sampled_from(SEMIRINGS), dt=st.sampled_from(DTYPES),
-       iso=st.booleans(), bitmap=st.booleans())
+       iso=st.booleans(), bitmap=st.booleans(), prefetch=st.booleans())
 def test_masked_dot_paths_equal_gustavson(seed: int, sr: str, dt: Any, iso: bool,
-                                          bitmap: bool) -> None:
+                                          bitmap: bool, prefetch: bool) -> None:
     """The CPU dot kernel's three intersections (merge, galloping, bitmap probe) on rows of
     very different lengths (hub rows and columns) give the masked Gustavson result, with
-    the bitmap allowed or not."""
+    the bitmap allowed or not and the rows of Bᵀ prefetched or not."""
     rng = np.random.default_rng(seed)
     m, k, n = (int(x) for x in rng.integers(1, 90, 3))
     A = _matrix(rng, m, k, rng.uniform(0.01, 0.2), dt, iso)  # noqa: N806
@@ -190,13 +190,14 @@ def test_masked_dot_paths_equal_gustavson(seed: int, sr: str, dt: Any, iso: bool
         ks = resolve_semiring(op, A.dtype, B.dtype)
     except DomainMismatch:
         assume(False)
-    saved = cpu._DOT_BITMAP_WORDS
-    cpu._DOT_BITMAP_WORDS = saved if bitmap else -1
+    saved = mxm_cpu._DOT_BITMAP_WORDS, mxm_cpu._PREFETCH_BYTES
+    mxm_cpu._DOT_BITMAP_WORDS = saved[0] if bitmap else -1
+    mxm_cpu._PREFETCH_BYTES = 0 if prefetch else saved[1]
     try:
-        got = cpu.mxm_masked_dot(A._csr(), B._csr_T(), M._csr(), ks)
+        got = mxm_cpu.mxm_masked_dot(A._csr(), B._csr_T(), M._csr(), ks)
     finally:
-        cpu._DOT_BITMAP_WORDS = saved
-    want = cpu.mxm_gustavson(A._csr(), B._csr(), M._csr(), False, ks)
+        mxm_cpu._DOT_BITMAP_WORDS, mxm_cpu._PREFETCH_BYTES = saved
+    want = mxm_cpu.mxm_gustavson(A._csr(), B._csr(), M._csr(), False, ks)
     _same_csr(got, want, ks.out_type.is_float and ks.add.binaryop.name in ("plus", "times"))
 
 

@@ -323,7 +323,7 @@ def test_apply_bound_scalar_vs_oracle(data: st.DataObject) -> None:
 
 
 # ================================================================================ select
-INDEX_SELECTS = ("tril", "triu", "diag", "offdiag", "rowle", "rowgt", "colle")
+INDEX_SELECTS = ("tril", "triu", "diag", "offdiag", "rowle", "rowgt", "colle", "colgt")
 VALUE_SELECTS = ("valuegt", "valueeq", "valuele")
 
 

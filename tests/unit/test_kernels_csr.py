@@ -13,9 +13,9 @@ import pytest
 
 from gblas.dtypes import BOOL, FP32, FP64, INT8, INT64, UINT8, DataType
 from gblas.formats.coo.container import COO
-from gblas.formats.csr import cpu
+from gblas.formats.csr import cpu, mxm_cpu, rows_cpu
 from gblas.formats.csr.container import CSR
-from gblas.semirings import BinaryOp, Monoid, Semiring, binary, monoid, semiring
+from gblas.semirings import BinaryOp, Monoid, Semiring, binary, monoid, select, semiring
 from gblas.semirings.model import KernelSemiring, resolve_semiring
 
 # ------------------------------------------------------------------ user-defined semirings
@@ -354,7 +354,7 @@ def test_mxm_gustavson(case: tuple[Any, DataType, DataType]) -> None:
                     M, mp, _ = rand_matrix(rng, m, p, BOOL, density=0.6 if wide else 0.5,
                                            iso=True)
                     allowed = mp != comp
-                C = cpu.mxm_gustavson(A, B, M, bool(comp), ks)
+                C = mxm_cpu.mxm_gustavson(A, B, M, bool(comp), ks)
                 check_csr(C, ref_mxm(ap, av, bp, bv, allowed, ks), (m, p), ks)
 
 
@@ -371,7 +371,7 @@ def test_mxm_masked_dot(case: tuple[Any, DataType, DataType]) -> None:
                 A, ap, av = rand_matrix(rng, m, n, adt, density=0.01, iso=iso)
             BT = csr_from_dense(bp.T, bv.T, bdt, False)
             M, mp, _ = rand_matrix(rng, m, p, BOOL, density=0.6, iso=True)
-            C = cpu.mxm_masked_dot(A, BT, M, ks)
+            C = mxm_cpu.mxm_masked_dot(A, BT, M, ks)
             check_csr(C, ref_mxm(ap, av, bp, bv, mp, ks), (m, p), ks)
 
 
@@ -383,12 +383,133 @@ def test_triangle_count_masked_dot() -> None:
     adj = up | up.T
     L = csr_from_dense(np.tril(adj, -1), np.ones((n, n), bool), BOOL, True)
     ks = resolve("plus_pair", INT64, INT64)
-    C = cpu.mxm_masked_dot(L, L, L, ks)  # BT = (Lᵀ)ᵀ = L
+    C = mxm_cpu.mxm_masked_dot(L, L, L, ks)  # BT = (Lᵀ)ᵀ = L
     a = adj.astype(np.int64)
     assert int(C.values.sum()) == int(np.trace(a @ a @ a)) // 6
 
 
+def _sparse_rows(rows: list[list[int]], ncols: int) -> CSR:
+    """An iso BOOL CSR whose row i holds the sorted columns ``rows[i]``."""
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(r) for r in rows], out=indptr[1:])
+    idx = np.asarray([c for r in rows for c in sorted(r)], dtype=np.int64)
+    return CSR(len(rows), ncols, indptr, idx, None, BOOL, True)
+
+
+@pytest.mark.parametrize("out", [INT8, UINT8, INT64, BOOL, FP32, FP64])
+def test_masked_dot_counts_intersections(out: DataType) -> None:
+    """plus_pair's dot products are intersection sizes (the branch-free count; FP32 and
+    BOOL go through the general kernel): rows 32x longer or shorter than the other (galloping),
+    long rows (bitmap probe), empty rows, counts that wrap in int8/uint8, with and without
+    the bitmap (the merge), with and without prefetching."""
+    rng = np.random.default_rng(11)
+    n = 700
+    a_rows = [[], list(range(0, 600, 2)), [5, 6], list(range(n)), list(range(3, 700, 7)),
+              sorted(rng.choice(n, 40, replace=False).tolist()), [699]]
+    b_rows = [list(range(n)), [], [6, 7, 8], list(range(1, 700, 3)), [699],
+              sorted(rng.choice(n, 300, replace=False).tolist()), list(range(0, 700, 2))]
+    A, BT = _sparse_rows(a_rows, n), _sparse_rows(b_rows, n)
+    M = _sparse_rows([list(range(len(b_rows)))] * len(a_rows), len(b_rows))
+    ks = resolve_semiring(semiring.plus_pair[out], BOOL, BOOL)
+    assert ks.out_type == out
+    assert mxm_cpu._counts_intersection(ks) == (out not in (FP32, BOOL))  # BOOL: lor_pair
+    saved = mxm_cpu._DOT_BITMAP_WORDS, mxm_cpu._PREFETCH_BYTES
+    for bitmap, prefetch in ((True, False), (False, True), (True, True)):
+        mxm_cpu._DOT_BITMAP_WORDS = saved[0] if bitmap else -1
+        mxm_cpu._PREFETCH_BYTES = 0 if prefetch else saved[1]
+        try:
+            C = mxm_cpu.mxm_masked_dot(A, BT, M, ks)
+        finally:
+            mxm_cpu._DOT_BITMAP_WORDS, mxm_cpu._PREFETCH_BYTES = saved
+        pres, vals = dense(C)
+        for i, ra in enumerate(a_rows):
+            for j, rb in enumerate(b_rows):
+                c = len(set(ra) & set(rb))
+                assert pres[i, j] == (c > 0), (i, j)
+                if c:
+                    want = np.asarray(c).astype(out.np_type) if out != BOOL else True
+                    assert vals[i, j] == want, (i, j, vals[i, j], c)
+
+
+def test_masked_dot_int64_indices() -> None:
+    """An inner dimension past 2**31 keeps the indices int64 (no int32 copy) and the
+    product has no bitmap: the count and the general kernel both merge or gallop."""
+    big = 2**31 + 10
+    a_rows = [[1, 2**31 + 3, 2**31 + 9], [], [5] + list(range(2**31, 2**31 + 80))]
+    b_rows = [[2**31 + 3, 2**31 + 9], [1, 5], list(range(2**31 + 40, 2**31 + 45))]
+    A, BT = _sparse_rows(a_rows, big), _sparse_rows(b_rows, big)
+    M = _sparse_rows([[0, 1, 2]] * 3, 3)
+    saved = mxm_cpu._PREFETCH_BYTES
+    for sr, prefetch in (("plus_pair", False), ("plus_times", False), ("plus_pair", True)):
+        ks = resolve(sr, INT64, INT64)
+        mxm_cpu._PREFETCH_BYTES = 0 if prefetch else saved
+        try:
+            C = mxm_cpu.mxm_masked_dot(A, BT, M, ks)
+        finally:
+            mxm_cpu._PREFETCH_BYTES = saved
+        pres, vals = dense(C)
+        for i, ra in enumerate(a_rows):
+            for j, rb in enumerate(b_rows):
+                c = len(set(ra) & set(rb))
+                assert pres[i, j] == (c > 0) and (not c or vals[i, j] == c), (sr, i, j)
+    assert A.__dict__.get("_indices32") is None
+
+
 # ======================================================================== conversions
+@pytest.mark.parametrize("name", rows_cpu.SELECT_RANGE_OPS)
+def test_select_range(name: str) -> None:
+    """Positional select by one run per row against the operator's definition: iso and
+    valued matrices, thunks past either end, empty rows and matrices."""
+    op = getattr(select, name)
+    rng = np.random.default_rng(12)
+    for nrows, ncols in ((0, 0), (1, 1), (3, 0), (9, 13), (20, 6)):
+        for iso in (False, True):
+            A, pres, vals = rand_matrix(rng, nrows, ncols, INT8, iso=iso, density=0.5)
+            r, c = np.nonzero(pres)
+            for t in (-30, -2, -1, 0, 1, 4, 30):
+                C = rows_cpu.select_range(A, name, t)
+                keep = np.asarray(op.np_func(vals[r, c], r, c, t), dtype=bool)
+                got_p, got_v = dense(C)
+                want_p = np.zeros_like(pres)
+                want_p[r[keep], c[keep]] = True
+                assert np.array_equal(got_p, want_p), (name, t)
+                assert np.array_equal(got_v[want_p], vals[want_p]), (name, t)
+                assert (C.values is None) == iso
+
+
+@pytest.mark.parametrize("ncols", [200, 5000, 70000, 2**21 + 3])
+def test_gather_sorts_renamed_rows(ncols: int) -> None:
+    """A[rows, J] by a column map: rows of every sort regime (insertion up to 16 entries,
+    buckets up to 256, radix beyond: 8-bit digits in 2 or 3 passes, 11-bit digits from
+    2048 entries), J a permutation or a subset, rows repeated, values carried or iso."""
+    rng = np.random.default_rng(13)
+    lengths = [0, 1, 5, 16, 17, 100, 256, 257, 1500, 3000]
+    rows_cols = [np.sort(rng.choice(ncols, min(d, ncols), replace=False)) for d in lengths]
+    indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum([r.size for r in rows_cols], out=indptr[1:])
+    idx = np.concatenate(rows_cols).astype(np.int64)
+    vals = rng.integers(-100, 100, idx.size).astype(np.int64)
+    take = np.array([9, 3, 0, 8, 9, 5, 7, 6, 1, 2, 4], dtype=np.int64)
+    for subset in (False, True):
+        J = rng.permutation(ncols)[: ncols // 2 if subset else ncols]  # noqa: N806
+        colmap = np.full(ncols, -1, dtype=np.int64)
+        colmap[J] = np.arange(J.size)
+        for iso in (False, True):
+            A = CSR(len(lengths), ncols, indptr, idx, None if iso else vals, INT64,
+                    np.int64(7) if iso else None)
+            C = rows_cpu.gather(A, take, colmap, J.size, True)
+            assert (C.values is None) == iso and C.ncols == J.size
+            for r, src in enumerate(take):
+                s, e = indptr[src], indptr[src + 1]
+                new = colmap[idx[s:e]]
+                keep = new >= 0
+                order = np.argsort(new[keep])
+                got = slice(C.indptr[r], C.indptr[r + 1])
+                assert np.array_equal(C.indices[got], new[keep][order]), (r, src)
+                if not iso:
+                    assert np.array_equal(C.values[got], vals[s:e][keep][order])
+
+
 @pytest.mark.parametrize("dt", [BOOL, INT8, FP64])
 def test_transpose_and_coo_round_trip(dt: DataType) -> None:
     rng = np.random.default_rng(8)

@@ -13,6 +13,7 @@ from gblas import Descriptor, Matrix, binary
 from gblas.dtypes import BOOL, FP64, INT64
 from gblas.formats.csr.container import CSR
 from gblas.formats.csr.masked import masked_product_work, merge_under_mask, restrict
+from gblas.ops.mxm import _dot_is_cheaper, _dot_surely_cheaper, line_counts, mask_pattern
 
 
 def csr_of(pres: np.ndarray, vals: np.ndarray | None, dt, iso=None) -> CSR:
@@ -132,3 +133,31 @@ def test_masked_product_work_matches_its_definition(seed, m, k, n):
     saxpy = sum(bp[kk].sum() for i in range(m) if mp[i].any() for kk in np.flatnonzero(ap[i]))
     got = masked_product_work(A, M, bp.sum(axis=1), len_bt)
     assert got[0] == pytest.approx(dot) and got[1] == saxpy + mp.sum()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(0, 12), k=st.integers(0, 90),
+       n=st.integers(0, 12), same=st.booleans(), transposed=st.booleans())
+def test_dot_bound_never_overrules_the_estimate(seed, m, k, n, same, transposed):
+    """mxm's O(n) shortcut picks dot products only where the exact work estimate would:
+    its merge bound is at least the dot estimate and its saxpy bound at most the saxpy
+    estimate. ``same``: triangle counting's shape (A, B = A.T and the mask all one L)."""
+    rng = np.random.default_rng(seed)
+    if same:
+        m = n = k
+    dens = rng.random(3) ** 2
+
+    def mat(r: int, c: int, d: float) -> Matrix:
+        rows, cols = np.nonzero(rng.random((r, c)) < d)
+        return Matrix.from_coo(rows, cols, True, nrows=r, ncols=c)
+
+    A = mat(m, k, dens[0])  # noqa: N806
+    B = A.T if same else (mat(n, k, dens[1]).T if transposed else mat(k, n, dens[1]))  # noqa: N806
+    M = A if same else mat(m, n, dens[2])  # noqa: N806
+    for X, cols in ((A, True), (M, True), (B, False), (B, True)):  # noqa: N806
+        line_counts(X, cols)  # cache the counts the shortcut reads
+    mask = M.S
+    len_b, len_bt = line_counts(B, False), line_counts(B, True)
+    if _dot_surely_cheaper(A, mask, len_b, len_bt):
+        assert _dot_is_cheaper(A._csr(), mask_pattern(mask), len_b, len_bt)
+    assert not _dot_surely_cheaper(A, M.V, len_b, len_bt)  # value masks: no shortcut

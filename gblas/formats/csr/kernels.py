@@ -1,11 +1,12 @@
-"""Registers the CSR kernels with the dispatch registry (CPU: Numba, see cpu.py)."""
+"""Registers the CSR kernels with the dispatch registry (CPU: Numba, see cpu.py and
+mxm_cpu.py)."""
 
 from __future__ import annotations
 
 from ...backend.registry import MxmCall, MxvCall, register_kernel
 from ...backend.threads import threads_for
 from ..vector import VecData
-from . import cpu
+from . import cpu, mxm_cpu
 from .container import CSR
 
 
@@ -44,7 +45,7 @@ register_kernel("mxv", "csr_push_spmspv", device="cpu", format="csr", direction=
 def _mxm_dot(call: MxmCall) -> CSR:
     A, BT, M = call.a, call.b_t(), call.mask  # noqa: N806
     with threads_for(A.nnz + BT.nnz + M.nnz):
-        return cpu.mxm_masked_dot(A, BT, M, call.ks)
+        return mxm_cpu.mxm_masked_dot(A, BT, M, call.ks)
 
 
 @register_kernel("mxm", "csr_gustavson", device="cpu", format="csr", traits="builtin|udf",
@@ -52,4 +53,4 @@ def _mxm_dot(call: MxmCall) -> CSR:
 def _mxm_gustavson(call: MxmCall) -> CSR:
     A, B = call.a, call.b  # noqa: N806
     with threads_for(A.nnz + B.nnz):
-        return cpu.mxm_gustavson(A, B, call.mask, call.mask_comp, call.ks)
+        return mxm_cpu.mxm_gustavson(A, B, call.mask, call.mask_comp, call.ks)

@@ -16,7 +16,7 @@ import numpy as np
 from numba import prange
 
 from .container import CSR
-from .cpu import _lower_bound
+from .mxm_cpu import _lower_bound
 
 
 def _idx(a: np.ndarray) -> np.ndarray:
@@ -165,22 +165,42 @@ def merge_under_mask(C: CSR, T: CSR, M: CSR, structure: bool,  # noqa: N803
 
 
 # ------------------------------------------------------------------ work estimates
-@numba.njit(cache=True, parallel=True, nogil=True)
-def _masked_product_work(a_ptr, a_idx, len_b, len_bt, m_ptr, m_idx):  # noqa: ANN001, ANN202
-    dot = 0.0
-    saxpy = 0.0
-    for i in prange(m_ptr.shape[0] - 1):
+@numba.njit(cache=True, nogil=True)
+def _rows_work(r0, r1, a_ptr, a_idx, len_b, len_bt, m_ptr, m_idx):  # noqa: ANN001, ANN202
+    """(dot, saxpy) work of rows [r0, r1): merge lengths summed as integers, the gallop
+    estimate (only for rows > 32x apart) in floats."""
+    gallop = 0.0
+    merge = 0
+    saxpy = 0
+    for i in range(r0, r1):
         if m_ptr[i] == m_ptr[i + 1]:
             continue
         la = a_ptr[i + 1] - a_ptr[i]
         for q in range(m_ptr[i], m_ptr[i + 1]):
             lb = len_bt[m_idx[q]]
-            lo, hi = min(la, lb), max(la, lb)
             # a merge of two sorted rows, or a gallop through the longer when > 32x
-            dot += lo * (np.log2(hi + 1.0) + 1.0) if hi > 32 * lo else lo + hi
+            if lb > 32 * la:
+                gallop += la * (np.log2(lb + 1.0) + 1.0)
+            elif la > 32 * lb:
+                gallop += lb * (np.log2(la + 1.0) + 1.0)
+            else:
+                merge += la + lb
         for pa in range(a_ptr[i], a_ptr[i + 1]):
             saxpy += len_b[a_idx[pa]]
-    return dot, saxpy + (m_ptr[-1] - m_ptr[0])
+    return gallop + merge, saxpy
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def _masked_product_work(a_ptr, a_idx, len_b, len_bt, m_ptr, m_idx, bounds):  # noqa: ANN001, ANN202
+    """Blocks of rows sum into their own slots (a parfor reduction over the nested loops
+    kept the sums in memory: 13 -> 8 ms for urand:16's triangle count, 1 thread)."""
+    nb = bounds.shape[0] - 1
+    dot = np.zeros(nb)
+    saxpy = np.zeros(nb, dtype=np.int64)
+    for b in prange(nb):
+        dot[b], saxpy[b] = _rows_work(bounds[b], bounds[b + 1], a_ptr, a_idx, len_b, len_bt,
+                                      m_ptr, m_idx)
+    return dot.sum(), float(saxpy.sum() + (m_ptr[-1] - m_ptr[0]))
 
 
 def masked_product_work(A: CSR, M: CSR, len_b: np.ndarray,  # noqa: N803
@@ -188,8 +208,12 @@ def masked_product_work(A: CSR, M: CSR, len_b: np.ndarray,  # noqa: N803
     """Estimated work of C⟨M⟩ = A·B as dot products at M's entries (A's row against
     B's column; ``len_bt``: B's column lengths) and as a masked saxpy (A's entries in M's
     rows times B's rows; ``len_b``: their lengths), in one parallel pass (CPU)."""
+    m_ptr = _idx(M.indptr)
+    nb = max(1, min(M.nrows, 8 * numba.get_num_threads()))
+    bounds = np.unique(np.concatenate(
+        ([0], np.searchsorted(m_ptr, np.linspace(0, M.nnz, nb + 1)[1:-1]), [M.nrows])))
     return _masked_product_work(_idx(A.indptr), _idx(A.indices), _idx(len_b), _idx(len_bt),
-                                _idx(M.indptr), _idx(M.indices))
+                                m_ptr, _idx(M.indices), bounds.astype(np.int64))
 
 
 __all__ = ["masked_product_work", "merge_under_mask", "restrict"]
