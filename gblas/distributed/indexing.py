@@ -159,12 +159,13 @@ def extract_block(v: DistVector, pos: Any) -> Vector:
     distinct index asked once of its owner, which answers with gblas' extract of its
     block; presence bits travel back only when v is not full."""
     lay = v.layout
+    full = v.nvals == v.size  # global: every process decides alike what travels back
     xp = xp_of(pos)
     uniq, inv = xp.unique(pos, return_inverse=True)
     asked = route_to_owners(uniq, [], lay, stats=lay.comm_stats)
     bits, vals = v.local[asked.idx].new()._data.as_bitmap()
     rvals = asked.reply(vals)[inv]
-    if v.nvals == v.size:  # every process alike: v.nvals is global
+    if full:
         data = VecData.full(pos.shape[0], v.dtype, rvals)
     else:
         data = VecData.bitmap(pos.shape[0], v.dtype, asked.reply(bits)[inv], rvals)

@@ -1,5 +1,5 @@
 """DistMatrix: a square matrix split by rows over processes (1D partition), with the
-subset of gblas.Matrix's API that BFS, SSSP and PageRank use.
+subset of gblas.Matrix's API that BFS, SSSP, PageRank and connected components use.
 
 Process p holds its rows of A (``.local``: an ``n_local × n`` gblas Matrix, global column
 ids) and, built on first use, the same rows of Aᵀ (``.local_T``; A itself when A is known

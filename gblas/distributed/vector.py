@@ -38,7 +38,8 @@ LocalFn = Callable[[Mask | None, Descriptor | None], Any]
 def _not_distributed(what: str) -> NotImplementedForFormat:
     return NotImplementedForFormat(
         f"{what} is not available on distributed objects (gblas.distributed supports mxv, "
-        "vxm, ewise_add/ewise_mult, apply, value select, reduce, inner and masked assign); "
+        "vxm, ewise_add/ewise_mult, apply, value select, reduce, inner, masked assign and "
+        "index-list extract/assign); "
         "gather() the object to one process for the rest")
 
 
