@@ -17,7 +17,12 @@ import gblas as gb
 import gblas.distributed as gd
 from gblas import binary, monoid, semiring
 from gblas.algorithms import bfs, connected_components, pagerank, sssp, validate_bfs
-from gblas.exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
+from gblas.exceptions import (
+    DimensionMismatch,
+    DomainMismatch,
+    IndexOutOfBound,
+    InvalidValue,
+)
 
 
 def _serial_bfs(S, src, **kw):  # noqa: N803
@@ -281,6 +286,8 @@ def _check_index_errors(comm: gd.Comm, n: int, m: int) -> None:
     listed = gd.DistArray.from_array(np.arange(m) % n, comm)
     _errors_alike(lambda: v[listed] << u_short, DimensionMismatch, comm)
     _errors_alike(lambda: v[listed] << gb.Scalar(gb.INT64), InvalidValue, comm)
+    u_float = gd.DistVector(gb.FP64, lay_m)
+    _errors_alike(lambda: v(binary.bor)[listed] << u_float, DomainMismatch, comm)
     _errors_alike(lambda: v[np.array([n])], IndexOutOfBound, comm)
     # the processes are still in step: a collective after the errors agrees
     assert v[listed].new().nvals == m and lay_m.n == m
