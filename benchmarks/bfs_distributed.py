@@ -1,16 +1,34 @@
-"""Distributed BFS (gblas.distributed): GTEPS over P processes, Graph500-validated.
+"""Distributed BFS, CC, SSSP and PageRank (gblas.distributed): time and GTEPS over P
+processes, every result validated.
 
-    python3 benchmarks/bfs_distributed.py --scales 16 18 --procs 1 2            # CPU table
+    python3 benchmarks/bfs_distributed.py --scales 16 17 18 --procs 1 2 --repeats 3  # CPU
     python3 benchmarks/bfs_distributed.py --device cuda --scales 24 26 --procs 1 2 4 8
 
-The launcher runs ``mpiexec -n P`` of this script in worker mode for every P and scale.
-Each worker generates its part of the Kronecker graph (gblas.distributed.kronecker: no
-process holds the whole graph), runs ``gblas.algorithms.bfs`` from ``--sources`` random
-non-isolated roots, validates every result with gblas.distributed.validate_bfs, and rank 0
-prints a JSON line. TEPS as Graph500 counts them: the undirected edges of the searched
-component over the time of the search (the slowest process), harmonic mean over roots.
+The launcher runs ``mpiexec -n P`` of this script in worker mode, ``--repeats`` times per
+scale with the values of P interleaved (P=1, P=2, P=1, P=2, ...: a shared machine's load
+then weighs on every P alike), and reports medians over the launches. Each worker
+generates its part of the Kronecker graph (gblas.distributed.kronecker: no process holds
+the whole graph) and runs the algorithms of ``--algorithms`` after one warm-up call each
+(Numba/CUDA compilation); a time is the slowest process's.
+
+* ``bfs``: gblas.algorithms.bfs from ``--sources`` random non-isolated roots, validated
+  with gblas.distributed.validate_bfs. GTEPS as Graph500 counts them: the undirected edges
+  of the searched component over the time of the search, harmonic mean over the roots.
+* ``sssp``: gblas.algorithms.sssp from the first ``--runs`` roots; the graph is unweighted,
+  so the distances must equal the BFS levels. GTEPS: the component's edges, as for BFS.
+* ``cc``: gblas.algorithms.connected_components (FastSV), ``--runs`` times; the labels are
+  checked against SciPy's components of the gathered graph. GTEPS: all undirected edges
+  over the time.
+* ``pagerank``: gblas.algorithms.pagerank, ``--runs`` times, to an L1 change below 1e-4
+  (GAP's criterion: ``tol=1e-4 / n``, as the default NetworkX-style ``tol`` is scaled by
+  n and stops after one iteration on these graphs); checked to converge and sum to 1.
+  GTEPS: the directed edges times the iterations over the time.
+
 ``--device cuda`` gives each process one GPU (rank % GPUs) and exchanges device buffers
-through NCCL (NCCL_NVLS_ENABLE=0 is set for the workers).
+through NCCL (NCCL_NVLS_ENABLE=0 is set for the workers). On a CPU machine the P
+processes share its cores (each runs ``cores // P`` Numba threads unless ``--threads``
+says otherwise), so P > 1 can only show scaling where there are more cores than one
+process uses well.
 """
 
 from __future__ import annotations
@@ -22,55 +40,184 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import common
 
 HERE = Path(__file__).resolve()
+ALGORITHMS = ("bfs", "cc", "sssp", "pagerank")
+
+
+def _timed(comm: Any, device: str, fn: Callable[[], Any]) -> tuple[float, Any]:
+    """(seconds of the slowest process, result) of one collective call."""
+    comm.barrier()
+    t = time.perf_counter()
+    res = fn()
+    if device != "cpu":
+        from gblas._device import synchronize  # noqa: PLC0415
+
+        synchronize(device)
+    return comm.allreduce(time.perf_counter() - t, "max"), res
+
+
+def _scipy_labels(A: Any) -> Any:  # noqa: N803
+    """The smallest vertex of every vertex's component, from the gathered graph."""
+    import numpy as np  # noqa: PLC0415
+    from scipy.sparse import coo_matrix, csgraph  # noqa: PLC0415
+
+    r, c, _ = A.to_coo()
+    n = A.nrows
+    k, comp = csgraph.connected_components(
+        coo_matrix((np.ones(r.shape[0], dtype=np.int8), (r, c)), shape=(n, n)),
+        directed=False)
+    smallest = np.full(k, n, dtype=np.int64)
+    np.minimum.at(smallest, comp, np.arange(n))
+    return smallest[comp]
 
 
 def worker(args: argparse.Namespace) -> None:
     import numpy as np  # noqa: PLC0415
 
     import gblas.distributed as gd  # noqa: PLC0415
-    from gblas import monoid  # noqa: PLC0415
-    from gblas.algorithms import bfs  # noqa: PLC0415
+    from gblas import FP64, monoid  # noqa: PLC0415
+    from gblas.algorithms import bfs, connected_components, pagerank, sssp  # noqa: PLC0415
 
     comm = gd.world(args.device)
+    dev = comm.device
     t0 = time.perf_counter()
     A = gd.kronecker(args.scale, edge_factor=args.edge_factor, seed=args.seed, comm=comm)  # noqa: N806
     comm.barrier()
     build_s = time.perf_counter() - t0
     deg = A.out_degree().to_dense(0)
     sources = common.pick_sources(deg, args.sources, seed=args.seed + 1)
-    bfs(A, sources[0], parents=args.parents)  # warm-up: Numba/CUDA compilation
-    teps, times, levels = [], [], []
-    for src in sources:
-        comm.barrier()
-        t = time.perf_counter()
-        res = bfs(A, src, parents=args.parents)
-        lv = res[0] if args.parents else res
-        if A.layout.local_device != "cpu":
-            from gblas._device import synchronize  # noqa: PLC0415
+    out: dict[str, Any] = {}
 
-            synchronize(A.layout.local_device)
-        dt = comm.allreduce(time.perf_counter() - t, "max")
-        reached = lv.to_dense(-1) >= 0
-        edges = float(deg[reached].sum()) / 2  # undirected edges of the component
-        if args.validate:
-            gd.validate_bfs(A, src, lv, res[1] if args.parents else None)
-        teps.append(edges / dt)
-        times.append(dt)
-        levels.append(int(lv.reduce(monoid.max).new().value or 0) + 1)
+    def component_edges(levels: Any) -> float:
+        return float(deg[levels.to_dense(-1) >= 0].sum()) / 2
+
+    levels_of: dict[int, Any] = {}
+    if "bfs" in args.algorithms or "sssp" in args.algorithms:
+        bfs(A, sources[0], parents=args.parents)  # warm-up
+        teps, times, depth = [], [], []
+        for src in sources:
+            dt, res = _timed(comm, dev, lambda s=src: bfs(A, s, parents=args.parents))
+            lv = res[0] if args.parents else res
+            if args.validate:
+                gd.validate_bfs(A, src, lv, res[1] if args.parents else None)
+            levels_of[src] = lv
+            teps.append(component_edges(lv) / dt)
+            times.append(dt)
+            depth.append(int(lv.reduce(monoid.max).new().value or 0) + 1)
+        if "bfs" in args.algorithms:
+            out["bfs"] = {"gteps": len(teps) / sum(1.0 / x for x in teps) / 1e9,
+                          "median_ms": float(np.median(times)) * 1e3,
+                          "levels_median": float(np.median(depth))}
+    if "sssp" in args.algorithms:
+        runs = sources[:args.runs]
+        sssp(A, runs[0])
+        teps, times = [], []
+        for src in runs:
+            dt, dist = _timed(comm, dev, lambda s=src: sssp(A, s))
+            if args.validate and not dist.isequal(levels_of[src].dup(FP64)):
+                raise SystemExit(f"sssp from {src}: distances differ from the BFS levels")
+            teps.append(component_edges(levels_of[src]) / dt)
+            times.append(dt)
+        out["sssp"] = {"gteps": len(teps) / sum(1.0 / x for x in teps) / 1e9,
+                       "median_ms": float(np.median(times)) * 1e3}
+    if "cc" in args.algorithms:
+        connected_components(A)
+        times = []
+        for _ in range(args.runs):
+            dt, labels = _timed(comm, dev, lambda: connected_components(A))
+            times.append(dt)
+        if args.validate and not np.array_equal(labels.to_dense(), _scipy_labels(A)):
+            raise SystemExit("connected_components: labels differ from SciPy's components")
+        med = float(np.median(times))
+        out["cc"] = {"gteps": A.nvals / 2 / med / 1e9, "median_ms": med * 1e3}
+    if "pagerank" in args.algorithms:
+        tol = 1e-4 / A.nrows
+        pagerank(A, tol=tol)
+        times, iters = [], 0
+        for _ in range(args.runs):
+            stats: dict[str, Any] = {}
+            dt, pr = _timed(comm, dev, lambda st=stats: pagerank(A, tol=tol, stats=st))
+            times.append(dt)
+            iters = int(stats["iterations"])
+        if args.validate and not (stats["converged"] and
+                                  abs(pr.reduce(monoid.plus).new().value - 1.0) < 1e-9):
+            raise SystemExit("pagerank: did not converge to ranks summing to 1")
+        med = float(np.median(times))
+        out["pagerank"] = {"gteps": A.nvals * iters / med / 1e9, "median_ms": med * 1e3,
+                           "iterations": iters}
     if comm.rank == 0:
-        hm = len(teps) / sum(1.0 / x for x in teps)
         print("RESULT " + json.dumps({
             "procs": comm.size, "device": comm.device if comm.size == 1 else args.device,
             "scale": args.scale, "edge_factor": args.edge_factor, "n": A.nrows,
-            "nvals": A.nvals, "sources": len(sources), "gteps_hmean": hm / 1e9,
-            "median_ms": float(np.median(times)) * 1e3, "build_s": build_s,
-            "levels_median": float(np.median(levels)), "validated": bool(args.validate),
-            "parents": bool(args.parents)}), flush=True)
+            "nvals": A.nvals, "sources": len(sources), "build_s": build_s,
+            "validated": bool(args.validate), "parents": bool(args.parents),
+            "algorithms": out}), flush=True)
+
+
+def _configs(args: argparse.Namespace) -> list[tuple[int, int]]:
+    """(processes, Numba threads per process) to launch: every P with every ``--threads``
+    value that fits the cores (default: the cores split over the P processes)."""
+    cores = os.cpu_count() or 1
+    out = []
+    for p in args.procs:
+        if args.device != "cpu":
+            out.append((p, 1))
+            continue
+        for t in args.threads or [max(1, cores // p)]:
+            if p * t <= max(cores, p):
+                out.append((p, t))
+    return out
+
+
+def _launch_one(exe: str, args: argparse.Namespace, scale: int, p: int,
+                threads: int) -> dict[str, Any]:
+    env = dict(os.environ, NUMBA_NUM_THREADS=str(threads), NCCL_NVLS_ENABLE="0",
+               OMP_NUM_THREADS=str(threads))
+    cmd = [exe, "-n", str(p), sys.executable, str(HERE), "--worker",
+           "--scale", str(scale), "--edge-factor", str(args.edge_factor),
+           "--seed", str(args.seed), "--sources", str(args.sources), "--runs", str(args.runs),
+           "--device", args.device, "--algorithms", *args.algorithms] + \
+        (["--parents"] if args.parents else []) + \
+        (["--no-validate"] if not args.validate else [])
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    line = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
+    if done.returncode != 0 or not line:
+        print(done.stdout[-2000:], done.stderr[-4000:], file=sys.stderr)
+        raise SystemExit(f"P={p} scale {scale} failed ({done.returncode})")
+    r = json.loads(line[0][len("RESULT "):])
+    r["threads_per_proc"] = threads
+    return r
+
+
+HEADERS = ["graph", "algorithm", "P", "threads/P", "median ms", "GTEPS", "vs P=1",
+           "launches", "build s", "valid"]
+
+
+def _rows(scale: int, runs: list[dict[str, Any]], configs: list[tuple[int, int]],
+          algorithms: list[str]) -> list[list[Any]]:
+    """One row per algorithm and configuration: medians over the launches (of each
+    launch's median time and GTEPS); vs P=1 is the ratio of the median times to the first
+    P=1 configuration's."""
+    rows = []
+    for alg in algorithms:
+        base = None
+        for p, t in configs:
+            mine = [r for r in runs if (r["procs"], r["threads_per_proc"]) == (p, t)]
+            ms = common.median(r["algorithms"][alg]["median_ms"] for r in mine)
+            if p == 1 and base is None:
+                base = ms
+            rows.append([f"kron:{scale}", alg, p, t, ms,
+                         common.median(r["algorithms"][alg]["gteps"] for r in mine),
+                         base / ms if base else None, len(mine),
+                         common.median(r["build_s"] for r in mine),
+                         "yes" if all(r["validated"] for r in mine) else "no"])
+    return rows
 
 
 def launch(args: argparse.Namespace) -> None:
@@ -79,35 +226,23 @@ def launch(args: argparse.Namespace) -> None:
     if exe is None:
         raise SystemExit("no mpiexec: pip install 'gblas[distributed]' (mpi4py, mpich)")
     rows, results = [], []
+    configs = _configs(args)
     for scale in args.scales:
-        for p in args.procs:
-            threads = max(1, (os.cpu_count() or 1) // p) if args.device == "cpu" else 1
-            env = dict(os.environ, NUMBA_NUM_THREADS=str(threads), NCCL_NVLS_ENABLE="0",
-                       OMP_NUM_THREADS=str(threads))
-            cmd = [exe, "-n", str(p), sys.executable, str(HERE), "--worker",
-                   "--scale", str(scale), "--edge-factor", str(args.edge_factor),
-                   "--seed", str(args.seed), "--sources", str(args.sources),
-                   "--device", args.device] + (["--parents"] if args.parents else []) + \
-                (["--no-validate"] if not args.validate else [])
-            done = subprocess.run(cmd, capture_output=True, text=True, env=env)
-            line = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
-            if done.returncode != 0 or not line:
-                print(done.stdout[-2000:], done.stderr[-4000:], file=sys.stderr)
-                raise SystemExit(f"P={p} scale {scale} failed ({done.returncode})")
-            r = json.loads(line[0][len("RESULT "):])
-            r["threads_per_proc"] = threads
-            results.append(r)
-            base = next((x for x in results if x["scale"] == scale and x["procs"] == 1), None)
-            speedup = r["gteps_hmean"] / base["gteps_hmean"] if base else None
-            rows.append([f"kron:{scale}", p, threads, r["gteps_hmean"], r["median_ms"],
-                         speedup, r["levels_median"], r["build_s"],
-                         "yes" if r["validated"] else "no"])
-            print(common.markdown_table(["graph", "P", "threads/P", "GTEPS (hmean)",
-                                         "median ms", "vs P=1", "levels", "build s",
-                                         "valid"], rows[-1:]), flush=True)
+        runs = []
+        for rep in range(args.repeats):
+            for p, t in configs:  # interleaved: every P sees the same stretch of load
+                r = _launch_one(exe, args, scale, p, t)
+                r["repeat"] = rep
+                runs.append(r)
+                print(f"kron:{scale} P={p}x{t} launch {rep + 1}/{args.repeats}: " +
+                      ", ".join(f"{a} {v['median_ms']:.1f} ms"
+                                for a, v in r["algorithms"].items()), flush=True)
+        results += runs
+        rows += _rows(scale, runs, configs, args.algorithms)
+        print(common.markdown_table(HEADERS, rows[-len(args.algorithms) * len(configs):]),
+              flush=True)
     print()
-    print(common.markdown_table(["graph", "P", "threads/P", "GTEPS (hmean)", "median ms",
-                                 "vs P=1", "levels", "build s", "valid"], rows))
+    print(common.markdown_table(HEADERS, rows))
     if args.out:
         common.write_json(args.out, {"machine": common.machine_info(), "device": args.device,
                                      "results": results})
@@ -119,15 +254,26 @@ def main() -> None:
     ap.add_argument("--scale", type=int, default=16, help=argparse.SUPPRESS)
     ap.add_argument("--scales", type=int, nargs="+", default=[16, 18])
     ap.add_argument("--procs", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--threads", type=int, nargs="+", default=[],
+                    help="Numba threads per process to try for every P (those that fit "
+                         "the cores; default: cores // P)")
+    ap.add_argument("--algorithms", nargs="+", default=["bfs"], choices=ALGORITHMS)
+    ap.add_argument("--repeats", type=int, default=1,
+                    help="launches per scale and P, interleaved over P (medians reported)")
     ap.add_argument("--edge-factor", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--sources", type=int, default=16)
+    ap.add_argument("--sources", type=int, default=16, help="BFS roots per launch")
+    ap.add_argument("--runs", type=int, default=3,
+                    help="timed calls of CC and PageRank, SSSP roots, per launch")
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     ap.add_argument("--parents", action="store_true", help="Graph500 output: the BFS tree")
     ap.add_argument("--no-validate", dest="validate", action="store_false")
     ap.add_argument("--out", default="", help="JSON output path")
     args = ap.parse_args()
-    worker(args) if args.worker else launch(args)
+    if args.worker:
+        worker(args)
+    else:
+        launch(args)
 
 
 if __name__ == "__main__":

@@ -9,10 +9,12 @@
     print(comm.rank, levels.nvals)'
 
 1D row partition (docs/distributed.md): process p owns a block of vertices, their rows of
-A and of Aᵀ, and their entries of every vector; local work runs on gblas' own kernels.
+A and of Aᵀ, and their entries of every vector (and their block of every index list, a
+DistArray); local work runs on gblas' own kernels.
 """
 
 from .comm import Comm, local_comm, mpi_available, world
+from .indexing import DistArray
 from .loader import kronecker, kronecker_serial, mmread
 from .matrix import DistMatrix, DistTransposed, from_edges, from_matrix
 from .partition import BlockPartition, Layout
@@ -22,7 +24,7 @@ from .vector import DistExpression, DistVector
 __all__ = [
     "Comm", "local_comm", "mpi_available", "world", "kronecker", "kronecker_serial", "mmread",
     "DistMatrix", "DistTransposed", "from_edges", "from_matrix", "BlockPartition", "Layout",
-    "validate_bfs", "DistExpression", "DistVector", "distribute",
+    "validate_bfs", "DistExpression", "DistVector", "DistArray", "distribute",
 ]
 
 

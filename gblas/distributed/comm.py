@@ -118,14 +118,18 @@ class Comm:
         self.mpi.Allgatherv(_buf(send), [_buf(out), counts])
         return out, counts
 
-    def alltoallv(self, arr: Any, send_counts: Sequence[int]) -> tuple[Any, list[int]]:
+    def alltoallv(self, arr: Any, send_counts: Sequence[int],
+                  recv_counts: Sequence[int] | None = None) -> tuple[Any, list[int]]:
         """Send ``arr[offsets[p]:offsets[p+1]]`` to process p (parts in rank order);
-        returns what arrived, in rank order of the senders, and the received sizes."""
+        returns what arrived, in rank order of the senders, and the received sizes.
+        ``recv_counts``: the sizes this process receives when already known (a second
+        array beside the first, a reply), which saves the exchange of the counts."""
         send_counts = [int(c) for c in send_counts]
         if len(send_counts) != self.size:
             raise InvalidValue(f"alltoallv needs one count per process ({self.size}), got "
                                f"{len(send_counts)}")
-        recv_counts = self.alltoall_counts(send_counts)
+        recv_counts = (self.alltoall_counts(send_counts) if recv_counts is None
+                       else [int(c) for c in recv_counts])
         if _is_device_array(arr) and self._nccl is not None:
             return self._nccl.alltoallv(arr, send_counts, recv_counts), recv_counts
         if self.size == 1:

@@ -1,5 +1,5 @@
 """DistMatrix: a square matrix split by rows over processes (1D partition), with the
-subset of gblas.Matrix's API that BFS, SSSP and PageRank use.
+subset of gblas.Matrix's API that BFS, SSSP, PageRank and connected components use.
 
 Process p holds its rows of A (``.local``: an ``n_local × n`` gblas Matrix, global column
 ids) and, built on first use, the same rows of Aᵀ (``.local_T``; A itself when A is known
@@ -137,6 +137,21 @@ class DistMatrix:
             raise _not_distributed(f"the positional operator {op!r}")
         return DistMatrixExpression(self, lambda: self.local.apply(op, right, left=left).new())
 
+    def ewise_add(self, other: Any, op: Any = None) -> DistMatrixExpression:
+        """A ∪ B (B a DistMatrix or its .T, e.g. A ∪ Aᵀ): the local rows of both."""
+        return self._ewise("ewise_add", other, op)
+
+    def ewise_mult(self, other: Any, op: Any = None) -> DistMatrixExpression:
+        return self._ewise("ewise_mult", other, op)
+
+    def _ewise(self, name: str, other: Any, op: Any) -> DistMatrixExpression:
+        B, transposed = _operand(other, name)  # noqa: N806
+        if B.layout != self.layout:
+            raise DimensionMismatch(f"{name}: {self.name} and {B.name} are partitioned "
+                                    f"differently ({self.layout} vs {B.layout})")
+        expr = getattr(self.local, name)(B._rows(transposed), op)  # gblas checks op, types
+        return DistMatrixExpression(self, expr.new, same_pattern=False)
+
     def reduce_rowwise(self, op: Any = None) -> DistExpression:
         probe = self.local.reduce_rowwise(op)
         return DistExpression("reduce_rowwise", 1, self.layout, probe.dtype,
@@ -206,17 +221,19 @@ class DistTransposed:
 
 
 class DistMatrixExpression:
-    """A lazy DistMatrix result (``A.apply(op)``): ``.new()`` runs it on every block."""
+    """A lazy DistMatrix result (``A.apply(op)``, ``A.ewise_add(B)``): ``.new()`` runs it
+    on every block. ``same_pattern``: the result has the parent's entries (its nvals)."""
 
-    def __init__(self, parent: DistMatrix, local: Any) -> None:
-        self.parent, self._local = parent, local
+    def __init__(self, parent: DistMatrix, local: Any, *, same_pattern: bool = True) -> None:
+        self.parent, self._local, self._same_pattern = parent, local, same_pattern
 
     def new(self, dtype: Any = None, *, name: str | None = None) -> DistMatrix:
         block = self._local()
         if dtype is not None:
             block = block.dup(dtype)
         p = self.parent
-        return DistMatrix(block, p.layout, name=name, nvals=p._nvals)
+        return DistMatrix(block, p.layout, name=name,
+                          nvals=p._nvals if self._same_pattern else None)
 
 
 # -------------------------------------------------------------------------- products
@@ -279,12 +296,9 @@ def vxm_expr(u: DistVector, M: Any, op: Any) -> DistExpression:  # noqa: N803
         part = u.local.vxm(A._rows(transposed), sr).new(desc=desc)
         part = _shift_positional(part, sr, "push", lay.lo)
         idx, vals = part.to_coo(device=lay.local_device)
-        ridx, rvals = route_to_owners(idx, vals, lay)
-        stats = lay.comm_stats
-        stats["bytes"] = stats.get("bytes", 0) + int(idx.shape[0]) * (4 + vals.itemsize)
-        stats["encoding"] = "routed"
-        return Vector.from_coo(ridx, rvals, out_type, size=lay.n_local, dup_op=sr.monoid,
-                               device=lay.local_device)
+        got = route_to_owners(idx, [vals], lay, stats=lay.comm_stats)
+        return Vector.from_coo(got.idx, got.payload[0], out_type, size=lay.n_local,
+                               dup_op=sr.monoid, device=lay.local_device)
 
     return DistExpression("vxm", 1, lay, out_type, local)
 

@@ -38,7 +38,8 @@ LocalFn = Callable[[Mask | None, Descriptor | None], Any]
 def _not_distributed(what: str) -> NotImplementedForFormat:
     return NotImplementedForFormat(
         f"{what} is not available on distributed objects (gblas.distributed supports mxv, "
-        "vxm, ewise_add/ewise_mult, apply, value select, reduce, inner and masked assign); "
+        "vxm, ewise_add/ewise_mult, apply, value select, reduce, inner, masked assign and "
+        "index-list extract/assign); "
         "gather() the object to one process for the rest")
 
 
@@ -172,7 +173,14 @@ class DistUpdater:
         parent._changed()
 
     def __getitem__(self, index: Any) -> Any:
-        raise _not_distributed("assigning to an index list (out[I] << ...)")
+        """``out(mask, accum, replace)[I]``: an assign to the index list I (a DistArray,
+        or a list every process holds whole; gblas.distributed.indexing)."""
+        from .indexing import AssignTarget, as_index  # noqa: PLC0415
+
+        return AssignTarget(self, as_index(index, self.parent.size, self.parent.layout.comm))
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self[index].update(value)
 
 
 def _same_layout(a: Any, b: Any, what: str) -> None:
@@ -231,12 +239,16 @@ class DistVector(Writable):
         raise InvalidValue("the truth value of a DistVector is ambiguous; use .nvals")
 
     # ---------------------------------------------------------------- elements
-    def __getitem__(self, index: Any) -> DistElement:
+    def __getitem__(self, index: Any) -> Any:
+        """``v[i]``: one element; ``v[I]``: the extract at the index list I (a DistArray,
+        or a list every process holds whole), also the target of ``v[I] << u``."""
         from ..core.base import is_scalar_index, normalize_index  # noqa: PLC0415
 
-        if not is_scalar_index(index):
-            raise _not_distributed("extracting an index list (v[I])")
-        return DistElement(self, normalize_index(index, self.size))
+        if is_scalar_index(index):
+            return DistElement(self, normalize_index(index, self.size))
+        from .indexing import DistIndexExpr, as_index  # noqa: PLC0415
+
+        return DistIndexExpr(self, as_index(index, self.size, self.layout.comm))
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self[index].update(value)
@@ -262,10 +274,15 @@ class DistVector(Writable):
         return gather_full(self.local, self.layout)
 
     def to_coo(self, dtype: Any = None, *, indices: bool = True, values: bool = True,
-               device: str = "cpu") -> tuple[Any, Any]:
-        """(global indices, values) of every entry, on every process (gathered)."""
-        if isinstance(device, Layout):  # index arrays that stay distributed (FastSV's f[f])
-            raise _not_distributed("to_coo(device=<a Layout>) (distributed index lists)")
+               device: Any = "cpu") -> tuple[Any, Any]:
+        """(global indices, values) of every entry in index order: arrays on every process
+        (gathered), or with ``device=<a Layout>`` (``v.device``) DistArrays of length
+        nvals that stay split over the processes, usable as index lists (FastSV's
+        ``f[parents]``)."""
+        if isinstance(device, Layout):
+            from .indexing import coo_arrays  # noqa: PLC0415
+
+            return coo_arrays(self, dtype, indices, values, device)
         return self.gather().to_coo(dtype, indices=indices, values=values, device=device)
 
     def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:

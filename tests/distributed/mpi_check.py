@@ -8,13 +8,21 @@ success, and any failure raises (a non-zero exit of mpiexec). ``DEVICE`` is ``cp
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
+from scipy.sparse import csgraph
 
 import gblas as gb
 import gblas.distributed as gd
 from gblas import binary, monoid, semiring
-from gblas.algorithms import bfs, pagerank, sssp, validate_bfs
+from gblas.algorithms import bfs, connected_components, pagerank, sssp, validate_bfs
+from gblas.exceptions import (
+    DimensionMismatch,
+    DomainMismatch,
+    IndexOutOfBound,
+    InvalidValue,
+)
 
 
 def _serial_bfs(S, src, **kw):  # noqa: N803
@@ -126,6 +134,165 @@ def check_exchange(comm: gd.Comm) -> None:
         assert full.isequal(gb.Vector.from_coo(idx, 2, size=n)), k
 
 
+def _dist(vs: gb.Vector, lay: gd.Layout) -> gd.DistVector:
+    """Each rank's block of a Vector every rank holds."""
+    idx, vals = vs.to_coo()
+    sel = (idx >= lay.lo) & (idx < lay.hi)
+    local = gb.Vector.from_coo(idx[sel] - lay.lo, vals[sel], vs.dtype, size=lay.n_local)
+    return gd.DistVector._wrap(local, lay)
+
+
+def _scipy_labels(S: gb.Matrix) -> np.ndarray:  # noqa: N803
+    """SciPy's weakly connected components, each labelled by its smallest vertex."""
+    r, c, _ = S.to_coo()
+    from scipy.sparse import coo_matrix  # noqa: PLC0415
+
+    n = S.nrows
+    k, comp = csgraph.connected_components(coo_matrix((np.ones(r.shape[0]), (r, c)),
+                                                      shape=(n, n)), directed=True,
+                                           connection="weak")
+    smallest = np.full(k, n, dtype=np.int64)
+    np.minimum.at(smallest, comp, np.arange(n))
+    return smallest[comp]
+
+
+def check_cc(comm: gd.Comm) -> None:
+    """FastSV on a DistMatrix: the one-process labels and SciPy's components."""
+    rng = np.random.default_rng(17)
+    graphs: list[tuple[str, gb.Matrix, gd.DistMatrix | None]] = [
+        ("kron", gd.kronecker_serial(9, edge_factor=8, seed=5),
+         gd.kronecker(9, edge_factor=8, seed=5, comm=comm)),
+        ("urand", gb.generators.urand(9, edge_factor=1, seed=3), None)]
+    n = 400  # 120 edges: many small components and isolated vertices
+    r, c = rng.integers(0, n, 120), rng.integers(0, n, 120)
+    graphs.append(("many", gb.Matrix.from_coo(np.concatenate([r, c]), np.concatenate([c, r]),
+                                              True, nrows=n, ncols=n), None))
+    perm = rng.permutation(n)  # one path through every vertex: many FastSV iterations
+    graphs.append(("path", gb.Matrix.from_coo(perm[:-1], perm[1:], 1.0, nrows=n, ncols=n),
+                   None))
+    r, c = rng.integers(0, n, 300), rng.integers(0, n, 300)  # directed: weak components
+    graphs.append(("directed", gb.Matrix.from_coo(r, c, rng.uniform(0, 1, 300), nrows=n,
+                                                  ncols=n, dup_op=binary.max), None))
+    graphs.append(("empty", gb.Matrix(gb.BOOL, 50, 50), None))
+    for name, S, A in graphs:  # noqa: N806
+        A = gd.distribute(S, comm) if A is None else A  # noqa: N806
+        assert A.gather().isequal(S), name
+        labels = connected_components(A)
+        assert isinstance(labels, gd.DistVector) and labels.nvals == S.nrows, name
+        ref = connected_components(S)
+        assert labels.gather().isequal(ref, check_dtype=True), f"{name}: not one process's"
+        assert np.array_equal(labels.to_dense(), _scipy_labels(S)), f"{name}: not SciPy's"
+
+
+def _errors_alike(fn: Any, exc: type[Exception], comm: gd.Comm) -> str:
+    """``fn`` raises ``exc`` on this rank; every rank has the same message."""
+    try:
+        fn()
+    except exc as e:
+        msg = str(e)
+    else:
+        raise AssertionError(f"no {exc.__name__} on rank {comm.rank}")
+    assert len(set(comm.allgather(msg))) == 1, comm.allgather(msg)
+    return msg
+
+
+def _random_vector(rng: np.random.Generator, k: int, density: float,
+                   dt: gb.dtypes.DataType) -> gb.Vector:
+    keep = rng.random(k) < density
+    vals = rng.integers(-50, 50, k) if dt is gb.INT64 else rng.uniform(-1, 1, k)
+    return gb.Vector.from_coo(np.flatnonzero(keep), vals[keep], dt, size=k)
+
+
+def check_indexing(comm: gd.Comm) -> None:
+    """v[I] and w(mask, accum, replace)[I] << u against one process: duplicates, negative
+    indices, accumulators (order-dependent ones too), missing entries, masks; errors."""
+    rng = np.random.default_rng(11)
+    n, m = 37, 53  # blocks of unequal sizes for P = 2, 3
+    lay, lay_m = gd.Layout(comm, n), gd.Layout(comm, m)
+    for dt in (gb.INT64, gb.FP64):
+        vs, us = _random_vector(rng, n, 0.6, dt), _random_vector(rng, m, 0.7, dt)
+        vd, ud = _dist(vs, lay), _dist(us, lay_m)
+        full_s = gb.Vector.from_dense(rng.uniform(-1, 1, m).astype(dt.np_type), dtype=dt)
+        full_d = _dist(full_s, lay_m)
+        I = rng.integers(-n, n, m)  # noqa: N806 - duplicates and negative indices
+        assert vd[I].new().gather().isequal(vs[I].new(), check_dtype=True)
+        assert vd[I.tolist()].new().gather().isequal(vs[I].new())
+        assert vd[3:30:4].new().gather().isequal(vs[3:30:4].new())
+        assert vd[np.empty(0, np.int64)].new().nvals == 0
+        for acc in (None, binary.min, binary.plus, binary.minus, binary.first):
+            for u_s, u_d in ((us, ud), (full_s, full_d), (7, 7), (gb.Scalar.from_value(
+                    3, dt), gb.Scalar.from_value(3, dt))):
+                ws, wd = vs.dup(), vd.dup()
+                ws(acc)[I] << u_s
+                wd(acc)[I] << u_d
+                assert wd.gather().isequal(ws, check_dtype=True), (dt, acc, u_s)
+                assert wd.nvals == ws.nvals
+        # masks and replace: assign's mask is over the whole output
+        ms = _random_vector(rng, n, 0.5, dt).apply(gb.unary.one[gb.BOOL]).new()
+        md = _dist(ms, lay)
+        for mask_s, mask_d, acc, rep in ((ms.S, md.S, binary.plus, True),
+                                         (~ms.S, ~md.S, None, False),
+                                         (ms.V, md.V, binary.min, False)):
+            ws, wd = vs.dup(), vd.dup()
+            ws(mask_s, acc, replace=rep)[I] << us
+            wd(mask_d, acc, replace=rep)[I] << ud
+            assert wd.gather().isequal(ws), (dt, acc, rep)
+            xs, xd = us.dup(), ud.dup()  # extract into a masked, accumulated output
+            xs(full_s.S, acc) << vs[I]
+            xd(full_d.S, acc) << vd[I]
+            assert xd.gather().isequal(xs), (dt, acc)
+        # the list kept distributed: indices taken from a vector with missing entries,
+        # so the blocks of the list are moved to its own partition
+        at = np.flatnonzero(rng.random(m) < 0.6)
+        Iv = gb.Vector.from_coo(at, rng.integers(-n, n, at.shape[0]), size=m)  # noqa: N806
+        Ivd = _dist(Iv, lay_m)  # noqa: N806
+        gi, gv = Ivd.to_coo(device=lay)
+        si, sv = Iv.to_coo()
+        assert np.array_equal(gi.gather(), si) and np.array_equal(gv.gather(), sv)
+        assert len(gv) == Iv.nvals and gv.layout == gd.Layout(comm, Iv.nvals)
+        assert vd[gv].new().gather().isequal(vs[sv].new())
+        ws, wd = vs.dup(), vd.dup()
+        ws(binary.plus)[sv] << vs[sv].new()
+        wd(binary.plus)[gv] << vd[gv]
+        assert wd.gather().isequal(ws)
+    # without out(...): v[I] << u and v[I] = u; one element with an accumulator
+    ws, wd = vs.dup(), vd.dup()
+    ws[I] << us
+    wd[I] << ud
+    ws(binary.plus)[5] << 2.5
+    wd(binary.plus)[5] << 2.5
+    ws[[4, 0]] = ws[[0, 4]].new()
+    wd[[4, 0]] = wd[[0, 4]].new()
+    assert wd.gather().isequal(ws)
+    _check_index_errors(comm, n, m)
+
+
+def _check_index_errors(comm: gd.Comm, n: int, m: int) -> None:
+    lay, lay_m = gd.Layout(comm, n), gd.Layout(comm, m)
+    v = lay.vector_from_dense(np.arange(n))
+    one = gb.Vector.from_dense(np.arange(n))
+    for bad_at in (0, m - 1):  # a bad index in the first rank's block, then the last's
+        bad = np.arange(m) % n
+        bad[bad_at] = n + 3
+        listed = gd.DistArray.from_array(bad, comm)
+        msg = _errors_alike(lambda: v[listed], IndexOutOfBound, comm)  # noqa: B023
+        with_one = _errors_alike(lambda: one[bad], IndexOutOfBound, comm)  # noqa: B023
+        assert msg == with_one, (msg, with_one)
+        _errors_alike(lambda: v(binary.min)[listed] << 1, IndexOutOfBound, comm)  # noqa: B023
+        assert v.isequal(lay.vector_from_dense(np.arange(n)))  # unchanged, ranks in step
+    floats = gd.DistArray.from_array(np.linspace(0, 3, m), comm)
+    _errors_alike(lambda: v[floats], InvalidValue, comm)
+    u_short = gd.DistVector(gb.INT64, gd.Layout(comm, m - 1))
+    listed = gd.DistArray.from_array(np.arange(m) % n, comm)
+    _errors_alike(lambda: v[listed] << u_short, DimensionMismatch, comm)
+    _errors_alike(lambda: v[listed] << gb.Scalar(gb.INT64), InvalidValue, comm)
+    u_float = gd.DistVector(gb.FP64, lay_m)
+    _errors_alike(lambda: v(binary.bor)[listed] << u_float, DomainMismatch, comm)
+    _errors_alike(lambda: v[np.array([n])], IndexOutOfBound, comm)
+    # the processes are still in step: a collective after the errors agrees
+    assert v[listed].new().nvals == m and lay_m.n == m
+
+
 def main() -> None:
     case = sys.argv[1]
     device = sys.argv[3] if len(sys.argv) > 3 else "cpu"
@@ -138,6 +305,10 @@ def main() -> None:
         check_mmread(comm, sys.argv[2])
     elif case == "exchange":
         check_exchange(comm)
+    elif case == "cc":
+        check_cc(comm)
+    elif case == "indexing":
+        check_indexing(comm)
     else:
         raise SystemExit(f"unknown case {case!r}")
     print(f"rank {comm.rank} ok {case}", flush=True)

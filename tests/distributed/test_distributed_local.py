@@ -94,8 +94,6 @@ def test_errors(graph) -> None:
         x(replace=True) << 1.0
     with pytest.raises(InvalidObject, match="cannot assign"):
         x << gb.Vector(gb.FP64, A.nrows)
-    with pytest.raises(NotImplementedForFormat, match="index list"):
-        x[[1, 2]]
     with pytest.raises(NotImplementedForFormat, match="Matrix.mxm"):
         A.mxm(A)
     with pytest.raises(NotImplementedForFormat, match="transposing"):
@@ -116,9 +114,12 @@ def test_errors(graph) -> None:
         lay.comm.alltoallv(np.zeros(2), [1, 1])
     with pytest.raises(InvalidValue):
         gd.BlockPartition(-1, 2)
-    # FastSV's scatter f[f] is not distributed: a clear error, not a wrong answer
-    with pytest.raises(NotImplementedForFormat, match="distributed index lists"):
-        connected_components(A)
+    with pytest.raises(IndexOutOfBound, match="out of range for size"):
+        x[[1, A.nrows]]
+    with pytest.raises(DimensionMismatch, match="indices but the vector operand"):
+        x[[1, 2]] << x
+    with pytest.raises(InvalidObject, match="index list"):
+        x[[1, 2]] << gb.Vector(gb.FP64, 2)
 
 
 def test_exchange_picks_the_smaller_encoding(graph) -> None:
@@ -171,3 +172,32 @@ def test_sum_and_masks_on_one_part(graph) -> None:
     ys = S.mxv(xs, semiring.plus_times).new()
     ys(xs.V, binary.plus, replace=True) << xs
     assert y.gather().isclose(ys) and y.nvals == ys.nvals
+
+
+def test_index_lists_on_one_part(graph) -> None:
+    A, S = graph  # noqa: N806
+    lay = A.layout
+    f = gb.Vector.from_dense(np.arange(A.nrows)[::-1].copy(), dtype=INT64, device=A.device)
+    fs = f.gather()
+    idx, parents = f.to_coo(device=lay)
+    assert isinstance(parents, gd.DistArray) and parents.layout is lay
+    assert np.array_equal(idx.gather(), np.arange(A.nrows)) and len(parents) == A.nrows
+    _, ps = fs.to_coo()
+    assert f[parents].new().gather().isequal(fs[ps].new())
+    g, gs = f.dup(), fs.dup()
+    g(binary.min)[parents] << f
+    gs(binary.min)[ps] << fs
+    assert g.gather().isequal(gs)
+    assert connected_components(A).gather().isequal(connected_components(S))
+    with pytest.raises(DimensionMismatch, match="block must be"):
+        gd.DistArray(np.arange(3), lay)
+    with pytest.raises(InvalidObject, match="Layout"):
+        gd.DistArray(np.arange(3), "cpu")
+    other = gd.Layout(gd.local_comm(), A.nrows)
+    with pytest.raises(InvalidValue, match="other processes"):
+        f.to_coo(device=other)
+    with pytest.raises(DimensionMismatch, match="other processes"):
+        f[gd.DistArray(np.arange(A.nrows), other)]
+    with pytest.raises(InvalidValue, match="integers"):
+        f[gd.DistArray.from_array(np.zeros(4), lay.comm)]
+    assert "DistArray(size=4" in repr(gd.DistArray.from_array(np.zeros(4), lay.comm))

@@ -52,6 +52,16 @@ def test_algorithms_and_ops_match_one_process(nprocs: int) -> None:
     launch(nprocs, "algorithms")
 
 
+@pytest.mark.parametrize("nprocs", [2, 3])
+def test_connected_components_match_one_process(nprocs: int) -> None:
+    launch(nprocs, "cc")
+
+
+@pytest.mark.parametrize("nprocs", [2, 3])
+def test_index_lists_match_one_process(nprocs: int) -> None:
+    launch(nprocs, "indexing")
+
+
 def test_mmread_in_parts(tmp_path: Path) -> None:
     rng = np.random.default_rng(3)
     n = 300
