@@ -597,3 +597,26 @@ def test_indices32_copy_is_kept_and_refused_when_too_wide() -> None:
     assert csr.indices32() is narrow
     wide = CSR(3, 2**31, np.array([0, 1, 1, 1]), np.array([2**31 - 1]), None, BOOL, iso=True)
     assert wide.indices32() is None
+
+
+@pytest.mark.parametrize("lengths", [[], [0] * 5000, [3] * 1000, [0, 2000, 0, 1, 1024] * 50,
+                                     [1] * 1023 + [0] * 3000 + [700] * 4])
+def test_row_tiles_cover_rows_with_bounded_work(lengths: list[int]) -> None:
+    """CSR.row_tiles (the GPU pull's tiles): consecutive, covering every row once, each tile
+    starting fewer than TILE entries and rows, so its span is < TILE + its last row."""
+    from gblas.dtypes import FP64  # noqa: PLC0415
+    from gblas.formats.csr.container import CSR  # noqa: PLC0415
+
+    tile = 1024
+    n = len(lengths)
+    indptr = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]).astype(np.int64)
+    csr = CSR(n, 4096, indptr, np.zeros(int(indptr[-1]), np.int64), None, FP64, 1.0)
+    first = csr.row_tiles(tile)
+    assert first[0] == 0 and first[-1] == n and np.all(np.diff(first) >= 0)
+    assert csr.row_tiles(tile) is first  # kept on the representation
+    for r0, r1 in zip(first[:-1], first[1:]):
+        if r1 > r0:
+            start_work = indptr[r0] + r0
+            last_start = indptr[r1 - 1] + (r1 - 1)
+            assert last_start - start_work < tile  # rows start inside one tile
+            assert indptr[r1 - 1] - indptr[r0] < tile

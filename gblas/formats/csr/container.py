@@ -59,15 +59,19 @@ class CSR:
         return d["_indices32"]
 
     def row_tiles(self, tile: int) -> Any:
-        """First row of every tile of ``tile`` entries (tile t: the rows whose first entry
-        lies in [t·tile, (t+1)·tile)), then ``nrows``: the GPU pull's split of the work,
-        made once and kept on this representation (its arrays are not changed in place)."""
+        """First row of every tile, then ``nrows``: tile t holds the rows r whose
+        ``indptr[r] + r`` (entries and rows before r) lies in [t·tile, (t+1)·tile), so a
+        tile starts fewer than ``tile`` entries and fewer than ``tile`` rows (empty rows
+        count: a block never walks a long run of them alone). The GPU pull's split of the
+        work, made once and kept on this representation (its arrays are not changed in
+        place)."""
         tiles = self.__dict__.setdefault("_row_tiles", {})
         if tile not in tiles:
             xp = self.xp
-            count = max(1, -(-self.nnz // tile))
+            count = max(1, -(-(self.nnz + self.nrows) // tile))
             bounds = xp.arange(count + 1, dtype=np.int64) * tile
-            first = xp.searchsorted(self.indptr[:-1], bounds, side="left").astype(np.int64)
+            work = self.indptr[:-1] + xp.arange(self.nrows, dtype=np.int64)
+            first = xp.searchsorted(work, bounds, side="left").astype(np.int64)
             first[-1] = self.nrows
             tiles[tile] = first
         return tiles[tile]

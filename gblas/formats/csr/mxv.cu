@@ -233,8 +233,9 @@ __global__ void mxv_pull_long(const long long* __restrict__ indptr,
 
 // Rows by tiles of entries (CSR-Adaptive: J. L. Greathouse, M. Daga, "Efficient sparse
 // matrix-vector multiplication on GPUs using the CSR storage format", SC'14). Tile t holds
-// the rows whose first entry lies in [t·GB_TILE, (t+1)·GB_TILE) (row_tile[t] is the first
-// of them, computed once per representation: CSR.row_tiles). A block stages every product
+// the rows r with indptr[r] + r in [t·GB_TILE, (t+1)·GB_TILE) (fewer than GB_TILE rows,
+// whose entries start fewer than GB_TILE apart; row_tile[t] is the first of them, computed
+// once per representation: CSR.row_tiles). A block stages every product
 // of its tile in shared memory, each thread loading GB_TILE_UNROLL entries at once (a warp
 // per row of ~30 entries keeps a few loads in flight; here every thread does), then folds
 // each row from shared memory: a thread per row of at most 32 entries, in row order, and
