@@ -31,7 +31,7 @@ _SOURCE = Path(__file__).with_name("mxv.cu")
 _CLAIM_FREE = 0x7FFFFFFF
 LONG_ROW = 1024  # rows longer than this: a block per row (mxv_pull_long)
 LONG_BLOCK = 512  # its threads (GB_LONG_BLOCK in mxv.cu)
-TILE = 1024  # entries a tile of mxv_pull_tiles starts (GB_TILE in mxv.cu)
+TILE = 1024  # entries + rows a tile of mxv_pull_tiles starts (GB_TILE in mxv.cu)
 TILE_BLOCK = 256  # its threads (GB_TILE_BLOCK)
 PULL_TILES = True  # mxv_pull_tiles where it applies (False: the warp-per-row kernel)
 

@@ -16,7 +16,7 @@
 #define GB_FULL_MASK 0xffffffffu
 #define GB_LONG_BLOCK 512  // threads of mxv_pull_long (a block per hub row)
 #define GB_LONG_UNROLL 4   // entries a thread of mxv_pull_long loads per step
-#define GB_TILE 1024       // entries whose rows start in one tile of mxv_pull_tiles
+#define GB_TILE 1024       // entries + rows a tile of mxv_pull_tiles starts (CSR.row_tiles)
 #define GB_TILE_CAP 2048   // entries a tile stages (its last row may run past GB_TILE)
 #define GB_TILE_BLOCK 256  // threads of mxv_pull_tiles
 #define GB_TILE_UNROLL 8   // GB_TILE_CAP / GB_TILE_BLOCK: one staging step per tile
