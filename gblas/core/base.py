@@ -155,7 +155,8 @@ def index_array(idx: Any, size: int, what: str = "index") -> Any:
         return np.empty(0, dtype=np.int64)
     if arr.dtype.kind not in "iu":
         raise InvalidValue(f"{what} list must hold integers, got dtype {arr.dtype}")
-    arr = arr.astype(np.int64, copy=False)
+    # a copy: a lazy expression keeps the list, and the caller may change theirs meanwhile
+    arr = arr.astype(np.int64)
     lo, hi = int(arr.min()), int(arr.max())  # two passes, no temporaries: the usual case
     if lo < -size or hi >= size:
         bad = (arr < -size) | (arr >= size)
