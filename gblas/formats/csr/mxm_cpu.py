@@ -31,6 +31,7 @@ from ...semirings.codegen_numba import add_op, cast_to, mult_op
 from ...semirings.model import KernelSemiring
 from .container import CSR
 from .cpu import _JIT_OPTS, SemiringKernel, _idx, kernel_opcodes, operand_values, sr_args
+from .rows_cpu import first_ge
 
 # User-defined operators replace these two names in a clone of the kernel (SemiringKernel).
 _MUL = mult_op
@@ -270,14 +271,7 @@ def _lower_bound(arr, lo, hi, x):  # noqa: ANN001, ANN202
     while lo + step < hi and arr[lo + step] < x:
         lo += step
         step *= 2
-    hi = min(hi, lo + step + 1)
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if arr[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    return first_ge(arr, lo, min(hi, lo + step + 1), x)
 
 
 @numba.njit(cache=True, nogil=True)

@@ -45,7 +45,7 @@ def _select_bounds(op, i, t, ncols):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True, inline="always", **_JIT_OPTS)
-def _first_ge(a, lo, hi, x):  # noqa: ANN001, ANN202
+def first_ge(a, lo, hi, x):  # noqa: ANN001, ANN202
     """First position in the sorted a[lo:hi] whose value is >= x."""
     while lo < hi:
         mid = (lo + hi) >> 1
@@ -67,10 +67,10 @@ def _select_runs(indptr, indices, op, t, ncols, start, skip, o_ptr):  # noqa: AN
         p = q = s
         x = np.int64(-1)
         if lo <= hi and s < e:
-            p = _first_ge(indices, s, e, lo)
-            q = _first_ge(indices, p, e, hi + 1)
+            p = first_ge(indices, s, e, lo)
+            q = first_ge(indices, p, e, hi + 1)
             if ex != _NO_COL:
-                k = _first_ge(indices, p, q, ex)
+                k = first_ge(indices, p, q, ex)
                 if k < q and indices[k] == ex:
                     x = k
         start[i] = p
@@ -278,4 +278,4 @@ def gather(A: CSR, rows: Any, colmap: Any, ncols: int, sort: bool) -> CSR:
     return CSR(m, ncols, o_ptr, o_idx, vals, A.dtype, A.iso)
 
 
-__all__ = ["SELECT_RANGE_OPS", "gather", "select_range"]
+__all__ = ["SELECT_RANGE_OPS", "first_ge", "gather", "select_range"]
