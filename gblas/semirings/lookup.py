@@ -7,7 +7,7 @@ from dataclasses import fields
 from typing import Any
 
 from ..exceptions import DomainMismatch
-from .model import IndexUnaryOp, Semiring, binary, monoid, select
+from .model import ByName, IndexUnaryOp, Semiring, binary, monoid, select
 from .model import semiring as semiring_ns
 from .model import unary as unary_ns
 
@@ -61,7 +61,7 @@ def from_string(op: Any, *kinds: str, what: str = "operation") -> Any:
     )
 
 
-class OperatorNamespace:
+class OperatorNamespace(ByName):
     """``gblas.op``: every operator by name, looked up as python-graphblas's ``op`` does:
     binary operators first, then unary operators, semirings and index-unary operators."""
 
@@ -72,15 +72,6 @@ class OperatorNamespace:
             if name in ns:
                 return getattr(ns, name)
         raise AttributeError(f"gblas.op has no operator {name!r}")
-
-    def __getitem__(self, name: str) -> Any:
-        try:
-            return getattr(self, name)
-        except AttributeError as e:
-            raise KeyError(str(e)) from None
-
-    def __contains__(self, name: str) -> bool:
-        return any(name in ns for ns in (binary, unary_ns, semiring_ns, select))
 
     def __dir__(self) -> list[str]:
         return sorted({*dir(binary), *dir(unary_ns), *dir(semiring_ns), *dir(select)})
@@ -104,7 +95,7 @@ class _ApplyingIndexUnaryOp(IndexUnaryOp):
         return f"indexunary.{self.name}"
 
 
-class IndexUnaryNamespace:
+class IndexUnaryNamespace(ByName):
     """``gblas.indexunary``: the operators of ``gblas.select`` (built-in and registered),
     whose call form is apply rather than select."""
 
@@ -120,15 +111,6 @@ class IndexUnaryNamespace:
             self._wrapped[key] = _ApplyingIndexUnaryOp(
                 **{f.name: getattr(base, f.name) for f in fields(base)})
         return self._wrapped[key]
-
-    def __getitem__(self, name: str) -> IndexUnaryOp:
-        try:
-            return getattr(self, name)
-        except AttributeError as e:
-            raise KeyError(str(e)) from None
-
-    def __contains__(self, name: str) -> bool:
-        return name in select
 
     def __dir__(self) -> list[str]:
         return dir(select)

@@ -31,7 +31,25 @@ def _resolve_return(rule: ReturnRule, domain: DataType) -> DataType:
     raise InvalidValue(f"bad return rule {rule!r}")
 
 
-class OpNamespace:
+class ByName:
+    """``ns[name]`` and ``name in ns`` for a namespace that finds operators by attribute
+    (a missing one raises AttributeError): python-graphblas's item and ``in`` forms."""
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return getattr(self, name)
+        except AttributeError as e:
+            raise KeyError(str(e)) from None
+
+    def __contains__(self, name: str) -> bool:
+        try:
+            getattr(self, name)
+        except AttributeError:
+            return False
+        return True
+
+
+class OpNamespace(ByName):
     """A namespace of operators (``gblas.binary``, ``gblas.monoid`` ...) that can grow."""
 
     def __init__(self, name: str, factory: Callable[[str], Any] | None = None) -> None:
@@ -56,19 +74,6 @@ class OpNamespace:
         raise AttributeError(
             f"gblas.{self._name} has no operator {name!r}; known: {', '.join(sorted(ops))}"
         )
-
-    def __getitem__(self, name: str) -> Any:
-        try:
-            return getattr(self, name)
-        except AttributeError as e:
-            raise KeyError(str(e)) from None
-
-    def __contains__(self, name: str) -> bool:
-        try:
-            getattr(self, name)
-        except AttributeError:
-            return False
-        return True
 
     def __dir__(self) -> list[str]:
         return sorted(self._ops)
