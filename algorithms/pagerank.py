@@ -19,7 +19,8 @@ What does not change between iterations is computed once, as LAGraph does: ``d /
 ``d / n`` so that their share is one inner product ``r ⋅ sink``. Unweighted,
 the product is ``w plus.first A``: A's values are never read and never copied. One
 iteration is an element-wise product, the vxm, two scalar accumulations, and the L1
-change (on a GPU: kernels only, and the one read of the change).
+change (on a GPU: kernels only, and the one read of the change, after which the host has
+only the product to issue).
 
 NetworkX's options are Vectors here: a ``personalization`` p replaces the uniform jump
 ``(1 − d)/n`` by ``(1 − d)·p``, and dangling vertices then spread their rank by p (or by a
@@ -123,10 +124,10 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
     w = Vector(FP64, n, device=dev)
     err = math.inf
     it = 0
+    w << rank.ewise_mult(scale, binary.times)
     while it < max_iters:
         it += 1
         rank, prev = prev, rank
-        w << prev.ewise_mult(scale, binary.times)
         rank << w.vxm(W, sr)
         rank(binary.plus) << teleport
         if sink is not None:
@@ -135,6 +136,10 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
                 rank(binary.plus) << mass
             else:
                 rank(binary.plus) << spread.apply(binary.times, right=mass.value or 0.0)
+        # the next iteration's w, issued before the read of the change below: on a GPU the
+        # host then has only the product to issue after the read (one element-wise pass
+        # too many when this was the last iteration)
+        w << rank.ewise_mult(scale, binary.times)
         # the L1 change Σ |prev − rank|, in prev (its values are not needed any more)
         prev(binary.minus) << rank
         prev << prev.apply(unary.abs)

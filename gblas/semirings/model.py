@@ -31,6 +31,20 @@ def _resolve_return(rule: ReturnRule, domain: DataType) -> DataType:
     raise InvalidValue(f"bad return rule {rule!r}")
 
 
+def _memo(obj: Any, key: Any, make: Callable[[], Any]) -> Any:
+    """``make()``, computed once per (immutable) operator object and kept on it: resolved
+    semirings are memoised by the identity of the semiring, so an operator derived anew
+    per call (``sr.flipped`` for every vxm, ``binary.plus[FP64]``) would miss that cache
+    and resolve again each time (~60 µs a vxm)."""
+    cache = obj.__dict__.get("_memo")
+    if cache is None:
+        cache = {}
+        object.__setattr__(obj, "_memo", cache)  # frozen: not a field, not compared
+    if key not in cache:
+        cache[key] = make()
+    return cache[key]
+
+
 class ByName:
     """``ns[name]`` and ``name in ns`` for a namespace that finds operators by attribute
     (a missing one raises AttributeError): python-graphblas's item and ``in`` forms."""
@@ -115,7 +129,8 @@ class UnaryOp:
         return _resolve_return(self.return_rule, self.domain(dtype))
 
     def __getitem__(self, dtype: Any) -> UnaryOp:
-        return replace(self, fixed_type=lookup_dtype(dtype))
+        dt = lookup_dtype(dtype)
+        return _memo(self, ("typed", dt), lambda: replace(self, fixed_type=dt))
 
     def __call__(self, obj: Any) -> Any:
         return obj.apply(self)
@@ -200,6 +215,9 @@ class BinaryOp:
         """g(y, x) = f(x, y)."""
         if self.commutative:
             return self
+        return _memo(self, "flipped", self._flip)
+
+    def _flip(self) -> BinaryOp:
         if self.flip_name is None:
             if self.is_udf:
                 return _flip_udf(self)
@@ -229,7 +247,7 @@ class BinaryOp:
     def __getitem__(self, dtype: Any) -> BinaryOp:
         dt = lookup_dtype(dtype)
         self.domain(dt)  # DomainMismatch where the operator refuses the type
-        return replace(self, fixed_type=dt)
+        return _memo(self, ("typed", dt), lambda: replace(self, fixed_type=dt))
 
     def __repr__(self) -> str:
         return f"binary.{self.name}" + (f"[{self.fixed_type}]" if self.fixed_type else "")
@@ -332,8 +350,9 @@ class Monoid:
         return self
 
     def __getitem__(self, dtype: Any) -> Monoid:
-        return replace(self, fixed_type=lookup_dtype(dtype),
-                       binaryop=self.binaryop[dtype])
+        dt = lookup_dtype(dtype)
+        return _memo(self, ("typed", dt), lambda: replace(self, fixed_type=dt,
+                                                          binaryop=self.binaryop[dt]))
 
     def __call__(self, left: Any, right: Any = None, *, left_default: Any = None,
                  right_default: Any = None) -> Any:
@@ -402,7 +421,8 @@ class Semiring:
         b = self.binaryop.flipped
         if b is self.binaryop:
             return self
-        return Semiring(f"{self.monoid.name}_{b.name}", self.monoid, b, self.fixed_type)
+        return _memo(self, "flipped", lambda: Semiring(f"{self.monoid.name}_{b.name}",
+                                                       self.monoid, b, self.fixed_type))
 
     def types(self, left: DataType, right: DataType) -> tuple[DataType, DataType]:
         """(domain the multiply computes in, type of the result)."""
@@ -415,7 +435,8 @@ class Semiring:
         return d, out
 
     def __getitem__(self, dtype: Any) -> Semiring:
-        return replace(self, fixed_type=lookup_dtype(dtype))
+        dt = lookup_dtype(dtype)
+        return _memo(self, ("typed", dt), lambda: replace(self, fixed_type=dt))
 
     def __call__(self, product: Any) -> Any:
         """``semiring.min_plus(A @ B)``: the product ``@`` wrote, over this semiring."""
@@ -542,13 +563,7 @@ class KernelSemiring:
         """``make(self)``, computed once per resolved semiring and kept on it (kernel
         arguments, dispatch traits): resolved semirings are memoised, so a loop of small
         operations pays for these once rather than per call."""
-        cache = self.__dict__.get("_derived")
-        if cache is None:
-            cache = {}
-            object.__setattr__(self, "_derived", cache)  # frozen: not a field, not compared
-        if key not in cache:
-            cache[key] = make(self)
-        return cache[key]
+        return _memo(self, ("derived", key), lambda: make(self))
 
     @property
     def structural(self) -> bool:
