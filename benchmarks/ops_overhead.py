@@ -316,8 +316,8 @@ def main() -> None:
     ap.add_argument("--algorithms", default="", help="also time gblas PageRank and "
                     "connected components on this graph spec (kron:20) on the GPU, and a naive "
                     "cupyx PageRank loop")
-    ap.add_argument("--profile", default="", help="comma-separated operations to profile "
-                    "(cProfile, host side) on the GPU (else the CPU), e.g. ewise_add,mxv")
+    ap.add_argument("--profile", default="", help="';'-separated operations to profile "
+                    "(cProfile, host side) on the GPU (else the CPU), e.g. 'ewise_add;mxv'")
     args = ap.parse_args()
     info = common.machine_info()
     d = inputs(args.n, args.nnz)
@@ -356,7 +356,7 @@ def main() -> None:
         info["gpu"] = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
         base = {k: _time(f, B, P) for k, f in cupy_baselines().items()}
     if args.profile:
-        _profile(d, "cuda:0" if gpu else "cpu", args.profile.split(","))
+        _profile(d, "cuda:0" if gpu else "cpu", args.profile.split(";"))
     if args.algorithms and gpu:
         info["algorithms"] = _algorithms(args.algorithms)
     names = list(cols["gblas cpu"])

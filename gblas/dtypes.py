@@ -10,12 +10,24 @@ import numpy as np
 from .exceptions import DomainMismatch
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DataType:
     """A GraphBLAS type: a name (``INT64``) and its NumPy dtype."""
 
     name: str
     np_type: np.dtype
+
+    # types key the kernel and plan caches of every operation: the identity test and the
+    # name's cached hash spare a NumPy dtype comparison and hash per lookup
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, DataType):
+            return NotImplemented
+        return self.name == other.name and self.np_type == other.np_type
+
+    def __hash__(self) -> int:
+        return hash(self.name)
 
     def __repr__(self) -> str:
         return self.name

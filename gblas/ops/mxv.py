@@ -180,10 +180,6 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
         mask_comp=bool(mask.complement) if fuse else False,
         early_exit=desc.early_exit if desc is not None else True,
     )
-    if xdata.on_device and used_direction == "pull" and hasattr(rep, "indptr"):
-        # the longest row: the GPU pull gives hub rows a block each (read once per
-        # matrix representation and cached with the matrix's properties)
-        call.extra["max_row"] = owner._prop(f"max_row_{id(rep)}", lambda: _max_row(rep))
     name = reg.name
     if xdata.on_device:
         T = reg.func(call)  # noqa: N806
@@ -231,11 +227,6 @@ def _plan_mxv(M: Any, owner: Any, device: str, storage: str, direction: str,  # 
     params = owner._primary_params if owner.format.split("(")[0] == fmt else {}
     rep = M._rep(fmt, transposed=used_direction == "push", **params)
     return reg, fmt, rep, used_direction
-
-
-def _max_row(rep: Any) -> int:
-    ptr = rep.indptr
-    return int((ptr[1:] - ptr[:-1]).max()) if ptr.shape[0] > 1 else 0
 
 
 def _pull_arith(call: MxvCall) -> VecData:

@@ -22,8 +22,13 @@ def _counts_vector(counts: Any) -> VecData:
     """Degrees as vector data: an entry where the degree is non-zero (LAGraph's convention:
     a vertex of degree 0 has no entry)."""
     counts = counts.astype(np.int64, copy=False)
-    data = VecData.bitmap(counts.shape[0], INT64, counts > 0, counts)
-    return data.normalized()
+    bits = counts > 0
+    # the count is read here, once per matrix (on a GPU: one wait for the device), so that
+    # the cached degrees know their nvals and take the storage their density calls for:
+    # PageRank's ``outw.nvals < n`` and a full degree vector then cost no read per call
+    nv = int(np.count_nonzero(bits)) if isinstance(bits, np.ndarray) else int(
+        bits.sum())
+    return VecData.bitmap(counts.shape[0], INT64, bits, counts, nv).normalized()
 
 
 def out_degree(csr: CSR) -> VecData:

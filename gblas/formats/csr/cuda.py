@@ -108,6 +108,86 @@ def _first_wins(ks: KernelSemiring) -> bool:
     return bool(ks.is_any or aop in _KEEPS_FIRST or (ks.out_type.is_float and aop in _BITWISE))
 
 
+class _PullPlan:
+    """What a pull needs that depends only on the matrix representation, the resolved
+    semiring and the storage of x: kernels, launch shapes and the constant arguments.
+    Kept on the representation (its arrays are not changed in place), so that a loop of
+    products (PageRank, SSSP, a BFS level) pays the planning once, not per call."""
+
+    __slots__ = ("ks", "dev", "out", "dom", "ur", "tiles", "kernel", "grid", "block",
+                 "long_kernel", "long_grid", "head", "mid", "tail", "cast")
+
+    def __init__(self, csr: CSR, ks: KernelSemiring, x_full: bool, indices: Any,
+                 cp: Any, dev: int) -> None:
+        n = csr.nrows
+        self.ks, self.dev = ks, dev
+        self.out = np.dtype(ks.out_type.np_type)
+        self.dom = dom = _domain(ks)
+        ul, self.ur = bool(ks.uses_left), bool(ks.uses_right)
+        # M's values cast to the domain: a copy of nnz values, not kept with the plan
+        self.cast = ul and csr.values is not None and csr.values.dtype != dom
+        mvals, m_iso = _operand(csr.values, csr.iso, ul, dom, cp, dev)
+        params = _params(self.out.str, ks.identity, ks.terminal, dev)
+        self.tiles = tiles = _tiles_apply(ks, x_full)
+        expr = _pull_expr(int(ks.mult_op), int(ks.add_op), dom, self.out, ul, self.ur,
+                          indices.dtype)
+        # hub rows (longer than LONG_ROW) go to mxv_pull_long, a block per row (the longest
+        # row is read once, here)
+        long = _max_row(csr) > LONG_ROW
+        long_row = np.int64(LONG_ROW if long else 1 << 62)
+        # the arguments around the per-call ones: (head, x..., mask..., mid, pres, vals,
+        # count) for the tiles kernel, (head, xb, x_full, x..., mask..., mid, ...) else
+        self.head = (csr.indptr, indices, mvals, np.int32(m_iso))
+        if tiles:
+            row_tile = csr.row_tiles(TILE)
+            ntiles = int(row_tile.shape[0]) - 1
+            self.kernel = get_kernel(dev, "mxv_pull_tiles" + expr[len("mxv_pull"):])
+            self.grid, self.block = (_grid(ntiles * TILE_BLOCK, dev),), (TILE_BLOCK,)
+            self.mid = (row_tile, np.int64(ntiles), params, long_row)
+        else:
+            self.kernel = get_kernel(dev, expr)
+            self.grid, self.block = (_grid(n, dev, per_thread=32),), (_BLOCK,)
+            self.mid = ()
+        # the warp kernel's argument list serves mxv_pull_long too
+        self.tail = (np.int64(n), params, np.int32(bool(ks.has_terminal)),
+                     np.int32(_first_wins(ks)), long_row)
+        self.long_kernel = None
+        if long:
+            self.long_kernel = get_kernel(dev, "mxv_pull_long" + expr[len("mxv_pull"):])
+            self.long_grid = (_grid((n * _BLOCK + LONG_BLOCK - 1) // LONG_BLOCK, dev),)
+
+
+def _max_row(csr: CSR) -> int:
+    """The longest row (one read from the device, kept on the representation)."""
+    d = csr.__dict__
+    if "_max_row" not in d:
+        ptr = csr.indptr
+        d["_max_row"] = int((ptr[1:] - ptr[:-1]).max()) if ptr.shape[0] > 1 else 0
+    return d["_max_row"]
+
+
+def _pull_plan(csr: CSR, ks: KernelSemiring, x_full: bool, cp: Any) -> _PullPlan:
+    plans = csr.__dict__.setdefault("_pull_plans", {})
+    key = (id(ks), x_full)
+    plan = plans.get(key)
+    if plan is not None and plan.ks is ks:  # (an id may be reused once ks is gone)
+        return plan
+    dev = _dev_id(csr.indptr)
+    # 32-bit indices from a representation's second pull on (a copy costs more than one
+    # product saves: CC's pattern matrix, built per call, pulled a few times); the plan is
+    # kept once the choice is final
+    indices = csr.indices32(min_uses=2)
+    final = "_indices32" in csr.__dict__
+    with cp.cuda.Device(dev):
+        plan = _PullPlan(csr, ks, x_full, csr.indices if indices is None else indices, cp,
+                         dev)
+    if final and not plan.cast:
+        if len(plans) > 64:  # semirings resolved per call (user-defined types): bounded
+            plans.clear()
+        plans[key] = plan
+    return plan
+
+
 def mxv_pull(call: MxvCall) -> VecData:
     """T = M ⊕.⊗ x over CSR of M, x as a bitmap; returns a bitmap whose count the kernel
     left on the device (read only if someone asks for nvals; a product by tiles leaves
@@ -115,61 +195,43 @@ def mxv_pull(call: MxvCall) -> VecData:
     cp = _cp()
     csr: CSR = call.rep
     ks = call.ks
-    out = np.dtype(ks.out_type.np_type)
     n = call.nrows
     if n == 0:
         return VecData.empty(0, ks.out_type, cp)
-    dev = _dev_id(csr.indptr)
+    # a full x: the kernels skip the presence byte (one dependent gather less a read), so
+    # none is made (as_bitmap would allocate and fill n bytes for a new vector)
+    x_full = call.x.kind == FULL
+    plan = _pull_plan(csr, ks, x_full, cp)
+    dev = plan.dev
     with cp.cuda.Device(dev):
-        dom = _domain(ks)
-        ul, ur = bool(ks.uses_left), bool(ks.uses_right)
-        # a full x: the kernels skip the presence byte (one dependent gather less a read),
-        # so none is made (as_bitmap would allocate and fill n bytes for a new vector)
-        x_full = call.x.kind == FULL
         if x_full:
             xb, xv = _dummy("|b1", dev), call.x.values
         else:
             xb, xv = call.x.as_bitmap()
             xb = cp.ascontiguousarray(xb)
-        mvals, m_iso = _operand(csr.values, csr.iso, ul, dom, cp, dev)
-        xvals, x_iso = _operand(xv, None, ur, dom, cp, dev)
+        if plan.ur:
+            xvals, x_iso = cp.ascontiguousarray(xv.astype(plan.dom, copy=False)), 0
+        else:
+            xvals, x_iso = _dummy(plan.dom.str, dev), 1
         mask, use_mask, mcomp = _mask(call, cp)
-        params = _params(out.str, ks.identity, ks.terminal, dev)
         pres = cp.empty(n, dtype=np.bool_)
-        vals = cp.empty(n, dtype=out)
-        tiles = _tiles_apply(ks, x_full)
+        vals = cp.empty(n, dtype=plan.out)
         # an arithmetic product's count is rarely asked for (nvals then counts the bits):
         # its kernels add into a scratch counter nobody reads, and the per-call allocation
         # and memset (~7 µs of host time) go; BFS-style pulls count into their own
-        count = _scratch_count(dev) if tiles else cp.zeros(1, dtype=np.uint64)
-        # 32-bit indices from a representation's second pull on (a copy costs more than
-        # one product saves: CC's pattern matrix, built per call, pulled a few times)
-        indices = csr.indices32(min_uses=2)
-        if indices is None:
-            indices = csr.indices
-        expr = _pull_expr(int(ks.mult_op), int(ks.add_op), dom, out, ul, ur, indices.dtype)
-        # hub rows (longer than LONG_ROW) go to mxv_pull_long, a block per row; the
-        # planner passes the longest row (read once per matrix and cached there)
-        long = int(call.extra.get("max_row", 1 << 62)) > LONG_ROW
-        long_row = np.int64(LONG_ROW if long else 1 << 62)
-        args = (csr.indptr, indices, mvals, np.int32(m_iso), xb, np.int32(x_full), xvals,
-                np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp), np.int64(n),
-                params, np.int32(bool(ks.has_terminal)), np.int32(_first_wins(ks)),
-                long_row, pres, vals, count)
-        if tiles:
-            row_tile = csr.row_tiles(TILE)
-            ntiles = int(row_tile.shape[0]) - 1
-            get_kernel(dev, "mxv_pull_tiles" + expr[len("mxv_pull"):])(
-                (_grid(ntiles * TILE_BLOCK, dev),), (TILE_BLOCK,),
-                (csr.indptr, indices, mvals, np.int32(m_iso), xvals, np.int32(x_iso), mask,
-                 np.int32(use_mask), np.int32(mcomp), row_tile, np.int64(ntiles), params,
-                 long_row, pres, vals, count))
-        else:
-            get_kernel(dev, expr)((_grid(n, dev, per_thread=32),), (_BLOCK,), args)
-        if long:
-            get_kernel(dev, "mxv_pull_long" + expr[len("mxv_pull"):])(
-                (_grid((n * _BLOCK + LONG_BLOCK - 1) // LONG_BLOCK, dev),), (LONG_BLOCK,), args)
-    res = VecData.bitmap(n, ks.out_type, pres, vals, count=None if tiles else count)
+        count = _scratch_count(dev) if plan.tiles else cp.zeros(1, dtype=np.uint64)
+        x_args = (np.int32(x_full), xvals, np.int32(x_iso), mask, np.int32(use_mask),
+                  np.int32(mcomp))
+        out = (pres, vals, count)
+        if plan.tiles:
+            plan.kernel(plan.grid, plan.block, plan.head + x_args[1:] + plan.mid + out)
+        if plan.long_kernel is not None or not plan.tiles:
+            args = plan.head + (xb,) + x_args + plan.tail + out
+            if not plan.tiles:
+                plan.kernel(plan.grid, plan.block, args)
+            if plan.long_kernel is not None:
+                plan.long_kernel(plan.long_grid, (LONG_BLOCK,), args)
+    res = VecData.bitmap(n, ks.out_type, pres, vals, count=None if plan.tiles else count)
     res.exclusive = True  # the kernel's own arrays: later writes may update them in place
     return res
 
