@@ -12,6 +12,7 @@ from pathlib import Path as _Path
 from . import _config as config
 from . import agg, cuda, dtypes, exceptions, generators, io
 from ._device import cuda_available
+from .backend import threads as _threads  # noqa: F401 - starts Numba's pool (see there)
 from .core import Descriptor, Expression, Mask, Matrix, Scalar, TransposedMatrix, Vector
 from .core.base import replace
 from .dtypes import (

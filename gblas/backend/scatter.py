@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from ..dtypes import DataType
-from ..semirings.codegen_numba import cast_to, mult_op
+from ..semirings.codegen_numba import MAX, MIN, PLUS, TIMES, cast_to, mult_op
 from ..semirings.model import BinaryOp
 from . import keys as E
 
@@ -89,6 +89,42 @@ def _fold_cpu(bits, vals, idx, ub, uv, uo, u_full, op, pos, offset, dom):  # noq
             bits[i] = True
 
 
+@numba.njit(inline="always")
+def _fold1(op, a, b):  # noqa: ANN001, ANN202
+    """a ⊕ b for min/max/plus/times on one type: binop's formulas (NaN: min/max keep a)."""
+    if op == MIN:
+        return a if (a < b or b != b) else b
+    if op == MAX:
+        return a if (a > b or b != b) else b
+    if op == PLUS:
+        return a + b
+    return a * b
+
+
+@numba.njit(**_JIT)
+def _fold_arith(bits, vals, idx, ub, uv, u_full, c_full, op):  # noqa: ANN001, ANN202
+    """_fold_cpu for min/max/plus/times when output, domain and u share one type: no
+    opcode switch or casts per entry (FastSV's ``f(min)[parents] << mngf`` on 115 K
+    entries: 270 µs in _fold_cpu, 120 µs here). ``c_full``: every target has an entry
+    (``bits`` is not read)."""
+    for p in range(idx.shape[0]):
+        if u_full or ub[p]:
+            i = idx[p]
+            if c_full or bits[i]:
+                vals[i] = _fold1(op, vals[i], uv[p])
+            else:
+                vals[i] = uv[p]
+                bits[i] = True
+
+
+# types whose +, * in the wide type cast back equal the type's own (binop computes int32 in
+# int64 and wraps, float32 in float64 and rounds: correctly rounded, 53 >= 2*24 + 2)
+_ARITH_TYPES = frozenset(np.dtype(t) for t in (np.float64, np.float32, np.int64, np.int32,
+                                                np.int16, np.int8, np.uint64, np.uint32,
+                                                np.uint16, np.uint8))
+_ARITH_OPS = frozenset((MIN, MAX, PLUS, TIMES))
+
+
 @numba.njit(nogil=True)
 def _fold_udf(f, bits, vals, idx, ub, uv, uo, u_full, dom):  # noqa: ANN001, ANN202
     for p in range(idx.shape[0]):
@@ -100,6 +136,33 @@ def _fold_udf(f, bits, vals, idx, ub, uv, uo, u_full, dom):  # noqa: ANN001, ANN
         else:
             vals[i] = uo[p]
             bits[i] = True
+
+
+def _fold_arith_applies(op: BinaryOp, out: Any, domain: Any) -> bool:
+    return (not op.positional and not op.is_udf and op.opcode in _ARITH_OPS
+            and out == domain and out in _ARITH_TYPES)
+
+
+def scatter_into_full(vals: Any, idx: Any, u: tuple[Any, Any], accum: BinaryOp,
+                      out: DataType, u_dtype: DataType) -> bool:
+    """``scatter`` into a full output on the CPU (every target has an entry, so with an
+    accumulator it stays full: no presence array is built or counted) when the
+    accumulator is min/max/plus/times of the output's type; False (nothing done) else."""
+    domain = accum.domain(out, u_dtype)
+    op = accum.for_domain(domain)
+    if E.xp_of(vals) is not np or not _fold_arith_applies(op, vals.dtype,
+                                                            np.dtype(domain.np_type)):
+        return False
+    ub, uv = u
+    if idx.shape[0] == 0:
+        return True
+    full = ub is None
+    ubits = np.zeros(1, dtype=np.bool_) if full else np.ascontiguousarray(ub, dtype=np.bool_)
+    with np.errstate(all="ignore"):
+        ud = np.ascontiguousarray(uv.astype(domain.np_type, copy=False))
+    _fold_arith(np.zeros(1, dtype=np.bool_), vals, np.ascontiguousarray(idx, dtype=np.int64),
+                ubits, ud, full, True, int(op.opcode))
+    return True
 
 
 def scatter(bits: Any, vals: Any, idx: Any, u: tuple[Any, Any], accum: BinaryOp | None,
@@ -138,10 +201,13 @@ def scatter(bits: Any, vals: Any, idx: Any, u: tuple[Any, Any], accum: BinaryOp 
     if op.is_udf:
         _fold_udf(op.nb_func, bits, vals, idx, ubits, ud, uo, full, dom)
         return
+    if _fold_arith_applies(op, vals.dtype, ud.dtype):
+        _fold_arith(bits, vals, idx, ubits, ud, full, False, int(op.opcode))
+        return
     pos, offset = -1, 0
     if op.positional:
         pos, offset = (1 if op.positional in ("firsti", "secondi") else 0), int(op.offset)
     _fold_cpu(bits, vals, idx, ubits, ud, uo, full, int(op.opcode), pos, offset, dom)
 
 
-__all__ = ["replace_in_mask", "scatter"]
+__all__ = ["replace_in_mask", "scatter", "scatter_into_full"]

@@ -104,6 +104,24 @@ def _pull(indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp
              mcomp, aop, mop, out, pres)
 
 
+@numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
+def _pull_full(indptr, indices, mvals, m_iso, x, aop, mop, out, pres):  # noqa: ANN001, ANN202
+    """_pull for a full x and no mask (PageRank's w, FastSV's gf): no presence or mask
+    test in the row loop. min.second on luxembourg_osm: 318 µs on one thread, 131 µs on
+    two, against 417 / 197 µs through _row (2026-11-26, idle)."""
+    for ii in prange(indptr.shape[0] - 1):
+        lo = indptr[ii]
+        hi = indptr[ii + 1]
+        if lo == hi:
+            pres[ii] = False
+            continue
+        acc = _prod(mop, mvals, m_iso, lo, x[indices[lo]])
+        for p in range(lo + 1, hi):
+            acc = _fold(aop, acc, _prod(mop, mvals, m_iso, p, x[indices[p]]))
+        out[ii] = acc
+        pres[ii] = True
+
+
 SMALL_WORK = 1 << 16  # entries + rows below which rows are split statically
 # entries + rows below which one thread pulls: a parallel region over a tiny input can
 # stall for milliseconds on a loaded machine, but on an idle 16-core host a 37 K pull took
@@ -134,18 +152,23 @@ def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: 
     mask = np.ascontiguousarray(mask_bits, np.bool_) if use_mask else np.zeros(1, np.bool_)
     out = np.empty(n, dtype=dt)
     pres = np.empty(n, dtype=np.bool_)
-    args = (np.ascontiguousarray(indptr, np.int64), np.ascontiguousarray(indices, np.int64),
-            mvals, m_iso, x, xpres, full, mask, use_mask, bool(mask_comp),
-            _MONOIDS[ks.add.binaryop.name], mop, out, pres)
+    ptr = np.ascontiguousarray(indptr, np.int64)
+    ind = np.ascontiguousarray(indices, np.int64)
+    aop = _MONOIDS[ks.add.binaryop.name]
+    if full and not use_mask:
+        kernel, args = _pull_full, (ptr, ind, mvals, m_iso, x, aop, mop, out, pres)
+    else:
+        kernel, args = _pull, (ptr, ind, mvals, m_iso, x, xpres, full, mask, use_mask,
+                               bool(mask_comp), aop, mop, out, pres)
     threads = numba.get_num_threads()
     work = indices.shape[0] + n
     if threads == 1 or work < SMALL_WORK:
         with threads_for(work, SERIAL_WORK):  # tiny: one thread; else static halves
-            _pull(*args)
+            kernel(*args)
         return pres, out
     # dynamic chunks of rows: a power-law graph's hub rows would unbalance static halves
     with numba.parallel_chunksize(int(min(max(n // (threads * 32), 16), 4096))):
-        _pull(*args)
+        kernel(*args)
     return pres, out
 
 

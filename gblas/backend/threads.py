@@ -1,13 +1,44 @@
-"""How many Numba threads a CPU kernel call gets: small inputs run on one."""
+"""How many Numba threads a CPU kernel call gets: small inputs run on one; and how the
+OpenMP pool behind Numba's parallel kernels waits between and inside parallel regions."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numba
 
 SERIAL_WORK = 1 << 15  # entries + rows below which a kernel runs on one thread
+
+# GNU OpenMP's barrier spins GOMP_SPINCOUNT times before it sleeps; its default (300 000,
+# about 7 ms on the 2-core EPYC VM) is what a thread that finished its share burns while
+# the other waits for a core. With another process on the second core, every parallel
+# region of gblas then lasted ~8 ms whatever its work (a 0.44 ms min.second pull took 8.0
+# ms with 2 threads; PageRank on luxembourg_osm 296 ms against 27 ms on one thread,
+# 2026-11-26): the spinning master holds the core its own worker is waiting for. A short
+# spin keeps back-to-back regions on an idle machine from sleeping, and yields the core
+# within tens of microseconds on a loaded one.
+GOMP_SPIN = "1000"
+
+
+def start_pool() -> str | None:
+    """Start Numba's thread pool now, with libgomp's spin count short unless the user set
+    ``GOMP_SPINCOUNT`` or ``OMP_WAIT_POLICY``. libgomp reads its environment once, when it
+    is loaded (by the pool's start), so the variable is set only around that start and
+    removed again: an OpenMP runtime loaded later (SuiteSparse's own copy, say) keeps its
+    defaults. Returns the threading layer (None when the pool cannot start)."""
+    user = "GOMP_SPINCOUNT" in os.environ or "OMP_WAIT_POLICY" in os.environ
+    if not user:
+        os.environ["GOMP_SPINCOUNT"] = GOMP_SPIN
+    try:
+        numba.get_num_threads()  # launches the pool (loads libgomp) on the first call
+        return str(numba.threading_layer())
+    except (ValueError, RuntimeError, ImportError):  # no threading layer: serial kernels
+        return None
+    finally:
+        if not user:
+            del os.environ["GOMP_SPINCOUNT"]
 
 
 @contextmanager
@@ -26,4 +57,6 @@ def threads_for(work: int, serial_below: int = SERIAL_WORK) -> Iterator[None]:
         numba.set_num_threads(prev)
 
 
-__all__ = ["SERIAL_WORK", "threads_for"]
+start_pool()
+
+__all__ = ["GOMP_SPIN", "SERIAL_WORK", "start_pool", "threads_for"]

@@ -18,14 +18,14 @@ import numpy as np
 from .._device import move_array, same_device
 from ..backend import keys as E
 from ..backend.dense import DenseT, DeviceScalar
-from ..backend.scatter import scatter
+from ..backend.scatter import scatter, scatter_into_full
 from ..core.base import index_array, is_scalar_index, normalize_index
 from ..core.expr import Expression
 from ..core.mask import Mask
 from ..core.scalar import Scalar
 from ..exceptions import DimensionMismatch, InvalidObject, InvalidValue
 from ..formats.csr.convert import csr_from_keys, csr_keys
-from ..formats.vector import BITMAP, SPARSE, VecData
+from ..formats.vector import BITMAP, FULL, SPARSE, VecData
 from ..semirings.model import BinaryOp
 from .plan import record
 from .writeback import (
@@ -176,6 +176,14 @@ def _assign_vector(v: Any, I: Any, kind: str, operand: Any, mask: Mask | None,  
             # few entries and no duplicate to fold: merge sorted lists, O(nnz)
             T = _region_sorted(data, Id, region, u, accum, out)  # noqa: N806
             v._data = writeback_vector(data, T, mask, None, replace)
+            return
+    if not data.on_device and data.kind == FULL and accum is not None:
+        # a full C stays full under an accumulator (absent u entries are skipped): fold
+        # into a copy of its values, no presence array to build and count (CPU only)
+        tv = data.values.astype(out.np_type, copy=True)
+        if scatter_into_full(tv, Id, u, accum, out, u_dtype):
+            v._data = writeback_vector(data, VecData.full(v.size, out, tv), mask, None,
+                                       replace)
             return
     # T = C with the region scattered in: C's own arrays when nothing else needs them
     # (and the operand is not C itself: the scatter would read what it already wrote)

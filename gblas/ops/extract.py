@@ -96,7 +96,11 @@ def vector_extract(v: Any, I: Any) -> VectorIndexExpr:  # noqa: N803
             Id = move_array(I, v.device)  # noqa: N806
             bits, vals = dense_operand(data)
             record(desc, "extract", "extract_gather")
-            if bits is None:
+            if bits is None and not data.on_device:
+                # np.take: the same gather as vals[Id], a third faster for int64 indices
+                # (FastSV's gf << f[parents], 115 K entries: 44 against 65 µs)
+                res = VecData.full(len(I), v.dtype, np.take(vals, Id))
+            elif bits is None:
                 res = VecData.full(len(I), v.dtype, vals[Id])
             else:
                 res = VecData.bitmap(len(I), v.dtype, bits[Id], vals[Id])
