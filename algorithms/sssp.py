@@ -17,7 +17,7 @@ cycle is reachable from the source (Bellman-Ford's classical test).
 
 from __future__ import annotations
 
-from gblas import BOOL, FP64, Matrix, Vector, binary, semiring, unary
+from gblas import BOOL, FP64, Matrix, Vector, binary, semiring
 from gblas.exceptions import InvalidValue
 
 from .bfs import check_graph
@@ -40,10 +40,12 @@ def sssp(A: Matrix, source: int, *, max_iters: int | None = None) -> Vector:  # 
         max_iters = _count(max_iters, "max_iters")
     n = A.nrows
     dev = A.device
-    if A.dtype == BOOL:  # an unweighted graph: every stored entry is an edge of weight 1
-        W = A.apply(unary.one[FP64]).new()  # noqa: N806
-    else:
-        W = A if A.dtype == FP64 else A.dup(FP64)  # noqa: N806 - edge weights
+    # an unweighted graph (BOOL: every stored entry is an edge of weight 1) relaxes with
+    # min.first and adds 1 after the product: A itself, its cached transpose included, is
+    # read (a weighted copy would be a new matrix, and a new transpose, every call)
+    unweighted = A.dtype == BOOL
+    W = A if unweighted or A.dtype == FP64 else A.dup(FP64)  # noqa: N806 - edge weights
+    relax = semiring.min_first if unweighted else semiring.min_plus
 
     dist = Vector(FP64, n, device=dev)
     dist[src] << 0.0
@@ -57,7 +59,9 @@ def sssp(A: Matrix, source: int, *, max_iters: int | None = None) -> Vector:  # 
                 f"after {n} rounds of Bellman-Ford; shortest paths are undefined"
             )
         rounds += 1
-        frontier << frontier.vxm(W, semiring.min_plus)
+        frontier << frontier.vxm(W, relax)
+        if unweighted:
+            frontier << frontier.apply(binary.plus, right=1.0)
         # true where a candidate does not improve a known distance (cand ≥ dist)
         stale << frontier.ewise_mult(dist, binary.ge)
         frontier(~stale.V, replace=True) << frontier

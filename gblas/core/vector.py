@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._device import get_array_module, move_array, normalize_device
+from .._device import device_index, get_array_module, move_array, normalize_device
 from ..dtypes import FP64, DataType, lookup_dtype
 from ..exceptions import DimensionMismatch, InvalidValue, NoValue
 from ..formats.vector import FULL, VecData
@@ -84,18 +84,28 @@ class Vector(InfixMethods, ElementwiseMethods, Collection):
         """Every element present, except those equal to ``missing_value``."""
         if getattr(device, "distributed", False):  # a Layout: see __new__
             return device.vector_from_dense(values, missing_value, dtype=dtype, name=name)
-        arr = np.asarray(values.get() if hasattr(values, "get") else values)
+        dev = normalize_device(device)
+        on_gpu = type(values).__module__.startswith("cupy")
+        if on_gpu and dev != "cpu":  # a CuPy array for a GPU vector: copied there, no detour
+            xp = get_array_module(dev)
+            with xp.cuda.Device(device_index(dev)):
+                arr = xp.array(values, copy=True)
+        else:
+            xp, arr = np, np.asarray(values.get() if on_gpu else values)
         if arr.ndim != 1:
             raise DimensionMismatch(f"from_dense needs a 1-D array, got shape {arr.shape}")
         dt = lookup_dtype(dtype if dtype is not None else arr.dtype)
-        arr = arr.astype(dt.np_type)
+        # a copy (the caller keeps its array), made once: in place when arr already is one
+        arr = arr.astype(dt.np_type, copy=not (on_gpu and dev != "cpu"))
         if missing_value is None:
             data = VecData.full(arr.shape[0], dt, arr)
         else:
             bits = arr != missing_value
-            data = VecData.bitmap(arr.shape[0], dt, bits, arr).normalized()
-        dev = normalize_device(device)
-        return cls._from_data(data.to(dev) if dev != "cpu" else data, dev, name)
+            data = VecData.bitmap(arr.shape[0], dt, bits, arr)
+            data = data.normalized() if xp is np else data
+        if dev != "cpu" and xp is np:
+            data = data.to(dev)
+        return cls._from_data(data, dev, name)
 
     @classmethod
     def from_scalar(cls, value: Any, size: int, dtype: Any = None, *, name: str | None = None,
@@ -106,8 +116,15 @@ class Vector(InfixMethods, ElementwiseMethods, Collection):
         dt = lookup_dtype(dtype) if dtype is not None else dtype_of_value(value)
         if int(size) < 0:
             raise InvalidValue(f"size must be >= 0, got {size}")
-        return cls.from_dense(np.full(int(size), value, dtype=dt.np_type), name=name,
-                              device=device)
+        dev = normalize_device(device)
+        if dev == "cpu":
+            return cls.from_dense(np.full(int(size), value, dtype=dt.np_type), name=name)
+        # filled on the device (no host array of size n to upload)
+        fill = np.full(1, value, dtype=dt.np_type)[0]
+        xp = get_array_module(dev)
+        with xp.cuda.Device(device_index(dev)):
+            vals = xp.full(int(size), fill, dtype=dt.np_type)
+        return cls._from_data(VecData.full(int(size), dt, vals), dev, name)
 
     @classmethod
     def from_dict(cls, d: Any, dtype: Any = None, *, size: int | None = None,
