@@ -76,6 +76,31 @@ class CSR:
             tiles[tile] = first
         return tiles[tile]
 
+    def hub_segments(self, long_row: int, seg: int) -> tuple[Any, ...]:
+        """The rows longer than ``long_row`` cut into segments of at most ``seg`` entries:
+        (seg_row, seg_lo, seg_hi, hub_row, hub_seg), the segments of hub row r being
+        hub_seg[r]:hub_seg[r + 1], in row order. The GPU pull's split of the hub rows
+        (mxv_pull_segs), made once and kept on this representation."""
+        segs = self.__dict__.setdefault("_hub_segments", {})
+        key = (long_row, seg)
+        if key not in segs:
+            xp = self.xp
+            hub = xp.flatnonzero(self.indptr[1:] - self.indptr[:-1] > long_row)
+            # a few thousand rows: their bounds are cut on the host
+            rows = np.asarray(hub.get() if xp is not np else hub, dtype=np.int64)
+            bounds = self.indptr[xp.asarray(rows)], self.indptr[xp.asarray(rows) + 1]
+            lo, hi = (np.asarray(b.get() if xp is not np else b, dtype=np.int64)
+                      for b in bounds)
+            nseg = -(-(hi - lo) // seg)
+            hub_seg = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+            np.cumsum(nseg, out=hub_seg[1:])
+            first = np.repeat(hub_seg[:-1], nseg)
+            seg_lo = np.repeat(lo, nseg) + (np.arange(first.shape[0]) - first) * seg
+            seg_hi = np.minimum(seg_lo + seg, np.repeat(hi, nseg))
+            arrays = (np.repeat(rows, nseg), seg_lo, seg_hi, rows, hub_seg)
+            segs[key] = tuple(xp.asarray(a) for a in arrays)
+        return segs[key]
+
     def row_ids(self) -> Any:
         """Row index of every stored entry (COO rows)."""
         xp = self.xp

@@ -34,6 +34,8 @@ LONG_BLOCK = 512  # its threads (GB_LONG_BLOCK in mxv.cu)
 TILE = 1024  # entries + rows a tile of mxv_pull_tiles starts (GB_TILE in mxv.cu)
 TILE_BLOCK = 256  # its threads (GB_TILE_BLOCK)
 PULL_TILES = True  # mxv_pull_tiles where it applies (False: the warp-per-row kernel)
+SEG = 8192  # entries of a hub-row segment (GB_SEG in mxv.cu)
+PULL_SEGMENTS = True  # after the tiles, hub rows by segments (False: a block per row)
 
 
 def source(path: Path = _SOURCE) -> str:
@@ -115,7 +117,7 @@ class _PullPlan:
     products (PageRank, SSSP, a BFS level) pays the planning once, not per call."""
 
     __slots__ = ("ks", "dev", "out", "dom", "ur", "tiles", "kernel", "grid", "block",
-                 "long_kernel", "long_grid", "head", "mid", "tail", "cast")
+                 "long_kernel", "long_grid", "head", "mid", "tail", "cast", "segs")
 
     def __init__(self, csr: CSR, ks: KernelSemiring, x_full: bool, indices: Any,
                  cp: Any, dev: int) -> None:
@@ -151,10 +153,45 @@ class _PullPlan:
         # the warp kernel's argument list serves mxv_pull_long too
         self.tail = (np.int64(n), params, np.int32(bool(ks.has_terminal)),
                      np.int32(_first_wins(ks)), long_row)
-        self.long_kernel = None
-        if long:
+        self.long_kernel, self.segs = None, None
+        if long and tiles and PULL_SEGMENTS:
+            self.segs = _HubSegments(csr, ks, expr, indices, mvals, m_iso, params, cp, dev)
+        elif long:
             self.long_kernel = get_kernel(dev, "mxv_pull_long" + expr[len("mxv_pull"):])
             self.long_grid = (_grid((n * _BLOCK + LONG_BLOCK - 1) // LONG_BLOCK, dev),)
+
+
+class _HubSegments:
+    """The hub rows of a tiles pull as segments (mxv_pull_segs, then mxv_pull_seg_fold):
+    the segment list of the representation, the partial results' scratch (reused by each
+    call: the kernels of successive calls run in stream order) and the kernels."""
+
+    __slots__ = ("segs_kernel", "fold_kernel", "head", "seg_args", "fold_head", "grid",
+                 "fold_grid", "params")
+
+    def __init__(self, csr: CSR, ks: KernelSemiring, expr: str, indices: Any, mvals: Any,
+                 m_iso: int, params: Any, cp: Any, dev: int) -> None:
+        seg_row, seg_lo, seg_hi, hub_row, hub_seg = csr.hub_segments(LONG_ROW, SEG)
+        nseg, nhub = int(seg_row.shape[0]), int(hub_row.shape[0])
+        out = np.dtype(ks.out_type.np_type)
+        part, found = cp.empty(nseg, dtype=out), cp.empty(nseg, dtype=np.bool_)
+        self.segs_kernel = get_kernel(dev, "mxv_pull_segs" + expr[len("mxv_pull"):])
+        self.fold_kernel = get_kernel(
+            dev, f"mxv_pull_seg_fold<{int(ks.add_op)}, {c_type(out)}>")
+        self.head = (indices, mvals, np.int32(m_iso))
+        self.seg_args = (seg_row, seg_lo, seg_hi, np.int64(nseg))
+        self.params = params
+        self.grid = (_grid(nseg * LONG_BLOCK, dev),)
+        self.fold_head = (hub_row, hub_seg, np.int64(nhub), part, found)
+        self.fold_grid = (max(1, -(-nhub // _BLOCK)),)
+
+    def launch(self, x: tuple[Any, Any], mask: tuple[Any, Any, Any],
+               out: tuple[Any, Any, Any]) -> None:
+        part, found = self.fold_head[3], self.fold_head[4]
+        self.segs_kernel(self.grid, (LONG_BLOCK,),
+                         self.head + x + self.seg_args + mask + (self.params, part, found))
+        self.fold_kernel(self.fold_grid, (_BLOCK,),
+                         self.fold_head + mask + (self.params,) + out)
 
 
 def _max_row(csr: CSR) -> int:
@@ -225,6 +262,8 @@ def mxv_pull(call: MxvCall) -> VecData:
         out = (pres, vals, count)
         if plan.tiles:
             plan.kernel(plan.grid, plan.block, plan.head + x_args[1:] + plan.mid + out)
+            if plan.segs is not None:
+                plan.segs.launch(x_args[1:3], x_args[3:], out)
         if plan.long_kernel is not None or not plan.tiles:
             args = plan.head + (xb,) + x_args + plan.tail + out
             if not plan.tiles:
@@ -378,6 +417,13 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
     "mxv_pull_tiles<1, 10, long long, long long, false, true, int>",  # min_second (CC)
     "mxv_pull_tiles<4, 10, double, double, true, true, long long>",  # min_plus, 64-bit
     "mxv_pull_tiles<13, 12, bool, bool, true, true, int>",  # lor_land
+    "mxv_pull_segs<1, 4, double, double, false, true, int>",  # plus_second (PageRank)
+    "mxv_pull_segs<7, 4, double, double, true, true, int>",  # plus_times fp64
+    "mxv_pull_segs<1, 10, long long, long long, false, true, int>",  # min_second (CC)
+    "mxv_pull_segs<4, 10, double, double, true, true, long long>",  # min_plus, 64-bit
+    "mxv_pull_segs<13, 12, bool, bool, true, true, int>",  # lor_land
+    "mxv_pull_seg_fold<4, double>", "mxv_pull_seg_fold<10, long long>",
+    "mxv_pull_seg_fold<12, bool>",
     "mxv_push_claim",
     "mxv_push_values<2, bool, bool, false, false>",
     "mxv_push_values<30, bool, long long, false, false>",

@@ -20,6 +20,7 @@
 #define GB_TILE_CAP 2048   // entries a tile stages (its last row may run past GB_TILE)
 #define GB_TILE_BLOCK 256  // threads of mxv_pull_tiles
 #define GB_TILE_UNROLL 8   // GB_TILE_CAP / GB_TILE_BLOCK: one staging step per tile
+#define GB_SEG 8192        // entries of a hub-row segment of mxv_pull_segs (CSR.hub_segments)
 
 // Loads of the pulls that stream the matrix: x through the read-only path (__ldg) and the
 // column indices with the evict-first hint (__ldcs), so that the index stream (read once,
@@ -283,8 +284,10 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
     if (hi - lo > GB_TILE_CAP) {  // holds a hub row: the others a warp each, from memory
       for (long long i = r0 + warp; i < r1; i += nwarps) {
         const long long start = indptr[i], end = indptr[i + 1];
-        if (end - start > long_row) continue;
         const bool allowed = !(use_mask && (bool)mask[i] == (bool)mcomp);
+        // a hub row is left to the hub kernels, unless masked out: that is written here
+        // (they skip masked rows)
+        if (allowed && end - start > long_row) continue;
         TZ acc = ident;
         for (long long p = start + lane; allowed && p < end; p += 32) {
           const long long k = (long long)indices[p];
@@ -369,6 +372,106 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
   // every thread gets here (the tile loop is uniform over the block): one atomic a warp
   const unsigned found_warp = __reduce_add_sync(GB_FULL_MASK, (unsigned)nfound);
   if (lane == 0 && found_warp) atomicAdd(count, (unsigned long long)found_warp);
+}
+
+// Hub rows by segments (after mxv_pull_tiles, under its conditions: x full, an order-free
+// monoid, no early exit). A block per segment of at most GB_SEG entries of one hub row
+// (CSR.hub_segments: a row's segments are consecutive, in row order) folds it in a fixed
+// order: each thread its strided positions in increasing order, GB_LONG_UNROLL loads in
+// flight, then a tree over the threads in shared memory; seg_part/seg_found hold the
+// results. mxv_pull_seg_fold then folds each row's segments in order, a thread per row.
+// A block per whole row (mxv_pull_long) left the largest rows of a Kronecker graph (163 K
+// entries at scale 22, 89 steps of a block) to a few blocks at the end of the kernel;
+// segments keep every block's work under GB_SEG.
+// Bytes per entry as mxv_pull_tiles; per segment 8 + 1 + sizeof(TZ) (partial), re-read
+// once by the fold.
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI>
+__global__ void mxv_pull_segs(const TI* __restrict__ indices,
+                              const TD* __restrict__ mvals, int m_iso,
+                              const TD* __restrict__ xvals, int x_iso,
+                              const long long* __restrict__ seg_row,
+                              const long long* __restrict__ seg_lo,
+                              const long long* __restrict__ seg_hi, long long nseg,
+                              const bool* __restrict__ mask, int use_mask, int mcomp,
+                              const TZ* __restrict__ params, TZ* __restrict__ seg_part,
+                              bool* __restrict__ seg_found) {
+  __shared__ bool s_found[GB_LONG_BLOCK];
+  __shared__ TZ s_acc[GB_LONG_BLOCK];
+  const int t = threadIdx.x;
+  const TZ ident = params[0];
+  for (long long sg = blockIdx.x; sg < nseg; sg += gridDim.x) {
+    const long long i = seg_row[sg], lo = seg_lo[sg], hi = seg_hi[sg];
+    const bool allowed = !(use_mask && (bool)mask[i] == (bool)mcomp);
+    bool found = false;
+    TZ acc = ident;
+    const long long step = (long long)GB_LONG_UNROLL * blockDim.x;
+    for (long long base = lo; allowed && base < hi; base += step) {
+      TI kk[GB_LONG_UNROLL];
+      TD a[GB_LONG_UNROLL];
+#pragma unroll
+      for (int u = 0; u < GB_LONG_UNROLL; ++u) {
+        const long long p = base + (long long)u * blockDim.x + t;
+        kk[u] = p < hi ? gb_ld_stream(&indices[p]) : TI(0);
+        a[u] = TD();
+        if constexpr (UL) a[u] = m_iso ? mvals[0] : (p < hi ? mvals[p] : TD());
+      }
+#pragma unroll
+      for (int u = 0; u < GB_LONG_UNROLL; ++u) {
+        const long long p = base + (long long)u * blockDim.x + t;
+        if (p < hi) {
+          TD b = TD();
+          if constexpr (UR) b = x_iso ? xvals[0] : gb_ld_x(&xvals[kk[u]]);
+          const TZ v = gb_mult<MOP, TD, TZ>(a[u], b, i, (long long)kk[u], 0LL);
+          acc = found ? gb_add<AOP, TZ>(acc, v) : v;
+          found = true;
+        }
+      }
+    }
+    s_found[t] = found;
+    s_acc[t] = acc;
+    __syncthreads();
+    for (int off = blockDim.x / 2; off > 0; off >>= 1) {
+      if (t < off && s_found[t + off]) {
+        s_acc[t] = s_found[t] ? gb_add<AOP, TZ>(s_acc[t], s_acc[t + off]) : s_acc[t + off];
+        s_found[t] = true;
+      }
+      __syncthreads();
+    }
+    if (t == 0) {
+      seg_part[sg] = s_acc[0];
+      seg_found[sg] = s_found[0];
+    }
+    __syncthreads();  // the next segment reuses s_found and s_acc
+  }
+}
+
+template <int AOP, typename TZ>
+__global__ void mxv_pull_seg_fold(const long long* __restrict__ hub_row,
+                                  const long long* __restrict__ hub_seg, long long nhub,
+                                  const TZ* __restrict__ seg_part,
+                                  const bool* __restrict__ seg_found,
+                                  const bool* __restrict__ mask, int use_mask, int mcomp,
+                                  const TZ* __restrict__ params, bool* __restrict__ out_pres,
+                                  TZ* __restrict__ out_vals,
+                                  unsigned long long* __restrict__ count) {
+  const long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  bool found = false;
+  if (r < nhub) {
+    const long long i = hub_row[r];
+    TZ acc = params[0];
+    if (!(use_mask && (bool)mask[i] == (bool)mcomp)) {  // a masked row: the tiles wrote it
+      for (long long sg = hub_seg[r]; sg < hub_seg[r + 1]; ++sg) {
+        if (seg_found[sg]) {
+          acc = found ? gb_add<AOP, TZ>(acc, seg_part[sg]) : seg_part[sg];
+          found = true;
+        }
+      }
+      out_pres[i] = found;
+      out_vals[i] = acc;
+    }
+  }
+  const unsigned found_warp = __reduce_add_sync(GB_FULL_MASK, found ? 1u : 0u);
+  if ((threadIdx.x & 31) == 0 && found_warp) atomicAdd(count, (unsigned long long)found_warp);
 }
 
 // ---------------------------------------------------------------------------- push
