@@ -1,13 +1,11 @@
-"""One GPU product y = A ⊕.⊗ x (full x) against cuSPARSE, PageRank against the naive
-cupyx loop, and SSSP (a bitmap frontier pulled each round), with the pull's variants side
-by side in one process (interleaved rounds).
+"""One GPU product y = A ⊕.⊗ x (full x) against cuSPARSE, and PageRank against the naive
+cupyx loop, with the pull's variants side by side in one process (interleaved rounds).
 
 Variants: ``segments`` (tiles, then hub rows by segments: the default), ``block`` (tiles,
 then a block per hub row: ``PULL_SEGMENTS = False``), ``warp`` (a warp per row, then a
-block per hub row: ``PULL_TILES = False``; what a bitmap x got before the tiles took
-it). Products are issued ``--batch`` at a time between two CUDA events (the host runs
-ahead: device time per product); PageRank and SSSP (benchmarks/algorithms.py's weights and
-source) are timed whole, synchronised.
+block per hub row: ``PULL_TILES = False``). Products are issued ``--batch`` at a time
+between two CUDA events (the host runs ahead: device time per product); PageRank is timed
+whole, synchronised.
 
     python3 benchmarks/mxv_gpu.py [--graphs kron:22,urand:22] [--rounds 5] [--batch 10]
 """
@@ -27,10 +25,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
 import ops_overhead  # noqa: E402
-import profile_gpu  # noqa: E402
 
-from gblas import FP64, Matrix, Vector, semiring  # noqa: E402
-from gblas.algorithms import pagerank, sssp  # noqa: E402
+from gblas import FP64, Vector, semiring  # noqa: E402
+from gblas.algorithms import pagerank  # noqa: E402
 from gblas.formats.csr import cuda as csr_cuda  # noqa: E402
 
 VARIANTS = {"segments": (True, True), "block": (True, False), "warp": (False, False)}
@@ -94,18 +91,12 @@ def _graph(spec: str, args: argparse.Namespace, cp: Any, csp: Any) -> None:
         return (time.perf_counter() - t0) * 1e3
 
     naive = ops_overhead._cupyx_pagerank(S, 0.85, 1e-9, 100)
-    w = profile_gpu._bench_module().edge_weights(S.indptr, S.indices, 1)
-    src = int(common.pick_sources(np.diff(S.indptr), 1, 1)[0])
-    weighted = {v: Matrix.from_coo(*S.nonzero(), w, nrows=n, ncols=n, device="cuda:0")
-                for v in VARIANTS}
     prod: dict[str, list[float]] = {k: [] for k in [*VARIANTS, "cusparse"]}
     pr: dict[str, list[float]] = {k: [] for k in [*VARIANTS, "cupyx"]}
-    sp_: dict[str, list[float]] = {k: [] for k in VARIANTS}
     for _ in range(args.rounds):
         for v in VARIANTS:
             prod[v].append(events(product(v), v))
             pr[v].append(whole(lambda v=v: pagerank(mats[v], tol=1e-9), v))
-            sp_[v].append(whole(lambda v=v: sssp(weighted[v], src), v))
         prod["cusparse"].append(events(lambda: St @ x, None))
         pr["cupyx"].append(whole(naive, None))
     _set("segments")
@@ -115,19 +106,14 @@ def _graph(spec: str, args: argparse.Namespace, cp: Any, csp: Any) -> None:
         other = pagerank(mats[v], tol=1e-9).to_dense()
         assert np.allclose(ref, other, rtol=1e-9, atol=1e-15), v
     _set("segments")
-    d0 = sssp(weighted["segments"], src).to_dense(fill_value=np.inf)
-    _set("warp")
-    assert np.array_equal(d0, sssp(weighted["warp"], src).to_dense(fill_value=np.inf))
-    _set("segments")
     print(f"{spec}: n={n} nnz={A.nvals}; µs per product (median of {args.rounds}), "
-          "PageRank and SSSP ms (median)")
+          "PageRank ms (median)")
     for k, ts in prod.items():
         print(f"  product {k:9s} {statistics.median(ts):8.1f} µs  "
               f"({min(ts):.1f}-{max(ts):.1f})")
-    for name, table in (("pagerank", pr), ("sssp", sp_)):
-        for k, ts in table.items():
-            print(f"  {name} {k:8s} {statistics.median(ts):8.2f} ms  "
-                  f"({min(ts):.2f}-{max(ts):.2f})")
+    for k, ts in pr.items():
+        print(f"  pagerank {k:8s} {statistics.median(ts):8.2f} ms  "
+              f"({min(ts):.2f}-{max(ts):.2f})")
 
 
 if __name__ == "__main__":

@@ -83,11 +83,9 @@ def _lengths_matrix(rng: np.random.Generator, lengths: list[int], n: int,
 @pytest.mark.parametrize("case", ["boundaries", "exact_tiles", "empty", "hubs_in_tiles"])
 @pytest.mark.parametrize("sr", ["plus_times", "min_second", "max_plus", "lor_land"])
 @pytest.mark.parametrize("masked", [False, True])
-@pytest.mark.parametrize("xkind", ["full", "bitmap"])
-def test_tiles_match_cpu_and_warp_kernel(case: str, sr: str, masked: bool, xkind: str,
+def test_tiles_match_cpu_and_warp_kernel(case: str, sr: str, masked: bool,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """The tile kernel against the CPU and against the warp-per-row kernel, x full or a
-    bitmap (two thirds of the entries: rows whose entries all miss x are absent): row
+    """The tile kernel against the CPU and against the warp-per-row kernel, full x: row
     lengths 0, 1, 31, 32, 33 (thread / warp fold), up to LONG_ROW and past it (hub rows
     leave a tile to be folded from memory), nnz a multiple of TILE, no entries at all."""
     rng = np.random.default_rng(5)
@@ -106,9 +104,6 @@ def test_tiles_match_cpu_and_warp_kernel(case: str, sr: str, masked: bool, xkind
     A = _lengths_matrix(rng, lengths, n, dtype)  # noqa: N806
     xv = rng.random(n) < 0.7 if dtype is np.bool_ else rng.integers(-4, 5, n).astype(dtype)
     x = Vector.from_dense(xv)
-    if xkind == "bitmap":
-        keep = np.sort(rng.choice(n, 2 * n // 3, replace=False))
-        x = Vector.from_coo(keep, xv[keep], size=n)
     m = Vector.from_coo(np.sort(rng.choice(A.nrows, A.nrows // 2, replace=False)), True,
                         size=A.nrows)
     s = getattr(semiring, sr)

@@ -1,4 +1,4 @@
-"""After the tiles, a pull folds its hub rows (longer than ``LONG_ROW``) by segments
+"""After the tiles, a full-x pull folds its hub rows (longer than ``LONG_ROW``) by segments
 of at most ``SEG`` entries, a block each (``mxv_pull_segs``), then each row's segments in
 order (``mxv_pull_seg_fold``). Its results equal the CPU's and the block-per-row kernel's
 on row lengths around the segment boundaries, under masks (masked-out hub rows absent,
@@ -43,8 +43,7 @@ def _hub_rows(A: Matrix) -> np.ndarray:  # noqa: N803
                                 "plus_second", "min_second"])
 @pytest.mark.parametrize("mask", ["none", "S", "~S"])
 @pytest.mark.parametrize("replace", [False, True])
-@pytest.mark.parametrize("xkind", ["full", "bitmap"])
-def test_segments_match_cpu_and_block_kernel(sr: str, mask: str, replace: bool, xkind: str,
+def test_segments_match_cpu_and_block_kernel(sr: str, mask: str, replace: bool,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     if replace and mask == "none":
         pytest.skip("replace needs a mask")
@@ -56,9 +55,6 @@ def test_segments_match_cpu_and_block_kernel(sr: str, mask: str, replace: bool, 
     n = A.ncols
     xv = rng.random(n) < 0.7 if dtype is np.bool_ else rng.integers(-4, 5, n).astype(dtype)
     x = Vector.from_dense(xv)
-    if xkind == "bitmap":  # a frontier: half of the entries (SSSP's min.plus pull)
-        keep = np.sort(rng.choice(n, n // 2, replace=False))
-        x = Vector.from_coo(keep, xv[keep], size=n)
     # every other hub row masked out, short rows at random
     keep = rng.random(A.nrows) < 0.5
     keep[hubs[::2]], keep[hubs[1::2]] = True, False
@@ -75,10 +71,9 @@ def test_segments_match_cpu_and_block_kernel(sr: str, mask: str, replace: bool, 
         # int32 copy; C<M> = T is idempotent
         for _ in range(2 if dev != "cpu" else 1):
             w(mask=mk, replace=replace, desc=Descriptor(direction="pull")) << Ad.mxv(xd, s)
-        if dev != "cpu":  # segments follow the tiles (a bitmap x under lor: neither)
+        if dev != "cpu":
             plans = Ad._csr().__dict__["_pull_plans"].values()
-            tiles = xkind == "full" or sr != "lor_land"
-            assert [p.segs is not None for p in plans] == [segments and tiles]
+            assert [p.segs is not None for p in plans] == [segments]
         out.append(w.to("cpu").to_coo())
     for got in out[1:]:
         np.testing.assert_array_equal(out[0][0], got[0])

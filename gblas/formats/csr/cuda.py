@@ -140,12 +140,10 @@ class _PullPlan:
         # the arguments around the per-call ones: (head, x..., mask..., mid, pres, vals,
         # count) for the tiles kernel, (head, xb, x_full, x..., mask..., mid, ...) else
         self.head = (csr.indptr, indices, mvals, np.int32(m_iso))
-        # the tiles and segments kernels are instantiated for a full or a bitmap x
-        xb_expr = expr[len("mxv_pull"):-1] + f", {_b(not x_full)}>"
         if tiles:
             row_tile = csr.row_tiles(TILE)
             ntiles = int(row_tile.shape[0]) - 1
-            self.kernel = get_kernel(dev, "mxv_pull_tiles" + xb_expr)
+            self.kernel = get_kernel(dev, "mxv_pull_tiles" + expr[len("mxv_pull"):])
             self.grid, self.block = (_grid(ntiles * TILE_BLOCK, dev),), (TILE_BLOCK,)
             self.mid = (row_tile, np.int64(ntiles), params, long_row)
         else:
@@ -157,8 +155,7 @@ class _PullPlan:
                      np.int32(_first_wins(ks)), long_row)
         self.long_kernel, self.segs = None, None
         if long and tiles and PULL_SEGMENTS:
-            self.segs = _HubSegments(csr, ks, "mxv_pull_segs" + xb_expr, indices, mvals,
-                                     m_iso, params, cp, dev)
+            self.segs = _HubSegments(csr, ks, expr, indices, mvals, m_iso, params, cp, dev)
         elif long:
             self.long_kernel = get_kernel(dev, "mxv_pull_long" + expr[len("mxv_pull"):])
             self.long_grid = (_grid((n * _BLOCK + LONG_BLOCK - 1) // LONG_BLOCK, dev),)
@@ -178,7 +175,7 @@ class _HubSegments:
         nseg, nhub = int(seg_row.shape[0]), int(hub_row.shape[0])
         out = np.dtype(ks.out_type.np_type)
         part, found = cp.empty(nseg, dtype=out), cp.empty(nseg, dtype=np.bool_)
-        self.segs_kernel = get_kernel(dev, expr)
+        self.segs_kernel = get_kernel(dev, "mxv_pull_segs" + expr[len("mxv_pull"):])
         self.fold_kernel = get_kernel(
             dev, f"mxv_pull_seg_fold<{int(ks.add_op)}, {c_type(out)}>")
         self.head = (indices, mvals, np.int32(m_iso))
@@ -260,16 +257,15 @@ def mxv_pull(call: MxvCall) -> VecData:
         # its kernels add into a scratch counter nobody reads, and the per-call allocation
         # and memset (~7 µs of host time) go; BFS-style pulls count into their own
         count = _scratch_count(dev) if plan.tiles else cp.zeros(1, dtype=np.uint64)
-        x_args = (xb, xvals, np.int32(x_iso))
-        m_args = (mask, np.int32(use_mask), np.int32(mcomp))
+        x_args = (np.int32(x_full), xvals, np.int32(x_iso), mask, np.int32(use_mask),
+                  np.int32(mcomp))
         out = (pres, vals, count)
         if plan.tiles:
-            plan.kernel(plan.grid, plan.block, plan.head + x_args + m_args + plan.mid + out)
+            plan.kernel(plan.grid, plan.block, plan.head + x_args[1:] + plan.mid + out)
             if plan.segs is not None:
-                plan.segs.launch(x_args, m_args, out)
+                plan.segs.launch(x_args[1:3], x_args[3:], out)
         if plan.long_kernel is not None or not plan.tiles:
-            args = (plan.head + (xb, np.int32(x_full)) + x_args[1:] + m_args + plan.tail
-                    + out)
+            args = plan.head + (xb,) + x_args + plan.tail + out
             if not plan.tiles:
                 plan.kernel(plan.grid, plan.block, args)
             if plan.long_kernel is not None:
@@ -288,16 +284,12 @@ def _scratch_count(device_id: int) -> Any:
 
 
 def _tiles_apply(ks: KernelSemiring, x_full: bool) -> bool:
-    """Whether mxv_pull_tiles computes the pull: a monoid without first-wins order (its
-    fold is in row order only for short rows) and a multiply that does not read the row
-    index (the staging does not know it). x full, or a bitmap unless the semiring stops
-    a row early (a boolean monoid with a terminal value: lor, land; as the direction rule
-    of ops.mxv): the tiles read every entry, which pays for SSSP's min.plus frontier but
-    not for a BFS-like pull that usually stops at a row's first entries."""
+    """Whether mxv_pull_tiles computes the pull: x full (no presence to test), a monoid
+    without first-wins order (its fold is in row order only for short rows) and a
+    multiply that does not read the row index (the staging does not know it)."""
     mult = ks.mult
-    early_exit = ks.has_terminal and ks.out_type.is_bool
-    return (PULL_TILES and not _first_wins(ks) and mult is not None and not mult.positional
-            and (x_full or not early_exit))
+    return (PULL_TILES and x_full and not _first_wins(ks) and mult is not None
+            and not mult.positional)
 
 
 @functools.cache
@@ -420,19 +412,16 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
     "mxv_pull_long<7, 4, double, double, true, true, int>",
     "mxv_pull_long<4, 10, double, double, true, true, int>",
     "mxv_pull_long<1, 10, long long, long long, false, true, int>",
-    "mxv_pull_tiles<7, 4, double, double, true, true, int, false>",  # plus_times fp64
-    "mxv_pull_tiles<1, 4, double, double, false, true, int, false>",  # plus_second (PageRank)
-    "mxv_pull_tiles<1, 10, long long, long long, false, true, int, false>",  # min_second (CC)
-    "mxv_pull_tiles<4, 10, double, double, true, true, long long, false>",  # min_plus, 64-bit
-    "mxv_pull_tiles<13, 12, bool, bool, true, true, int, false>",  # lor_land
-    "mxv_pull_segs<1, 4, double, double, false, true, int, false>",  # plus_second (PageRank)
-    "mxv_pull_segs<7, 4, double, double, true, true, int, false>",  # plus_times fp64
-    "mxv_pull_segs<1, 10, long long, long long, false, true, int, false>",  # min_second (CC)
-    "mxv_pull_segs<4, 10, double, double, true, true, long long, false>",  # min_plus, 64-bit
-    "mxv_pull_segs<13, 12, bool, bool, true, true, int, false>",  # lor_land
-    "mxv_pull_tiles<4, 10, double, double, true, true, int, true>",  # SSSP's frontier
-    "mxv_pull_segs<4, 10, double, double, true, true, int, true>",
-    "mxv_pull_tiles<7, 4, float, float, true, true, int, true>",
+    "mxv_pull_tiles<7, 4, double, double, true, true, int>",  # plus_times fp64
+    "mxv_pull_tiles<1, 4, double, double, false, true, int>",  # plus_second (PageRank)
+    "mxv_pull_tiles<1, 10, long long, long long, false, true, int>",  # min_second (CC)
+    "mxv_pull_tiles<4, 10, double, double, true, true, long long>",  # min_plus, 64-bit
+    "mxv_pull_tiles<13, 12, bool, bool, true, true, int>",  # lor_land
+    "mxv_pull_segs<1, 4, double, double, false, true, int>",  # plus_second (PageRank)
+    "mxv_pull_segs<7, 4, double, double, true, true, int>",  # plus_times fp64
+    "mxv_pull_segs<1, 10, long long, long long, false, true, int>",  # min_second (CC)
+    "mxv_pull_segs<4, 10, double, double, true, true, long long>",  # min_plus, 64-bit
+    "mxv_pull_segs<13, 12, bool, bool, true, true, int>",  # lor_land
     "mxv_pull_seg_fold<4, double>", "mxv_pull_seg_fold<10, long long>",
     "mxv_pull_seg_fold<12, bool>",
     "mxv_push_claim",

@@ -35,18 +35,6 @@ __device__ __forceinline__ bool gb_ld_x<bool>(const bool* p) {
 template <typename T>
 __device__ __forceinline__ T gb_ld_stream(const T* p) { return __ldcs(p); }
 
-// Folds the lanes' partial results into lane 0 (lanes with found == false hold none), in
-// lane order pairs: lane l takes lane l + off's partial. found becomes "any lane found".
-template <int AOP, typename TZ>
-__device__ __forceinline__ void gb_warp_fold(TZ& acc, bool& found) {
-  for (int off = 16; off > 0; off >>= 1) {
-    const TZ o = __shfl_down_sync(GB_FULL_MASK, acc, off);
-    const bool of = __shfl_down_sync(GB_FULL_MASK, (int)found, off) != 0;
-    if (of) acc = found ? gb_add<AOP, TZ>(acc, o) : o;
-    found = found || of;
-  }
-}
-
 // ---------------------------------------------------------------------------- pull
 // T(i) = (+)_k M(i,k) (x) x(k) over rows i of CSR(M), one warp per row (grid-stride
 // over warps). A row the (complemented) mask forbids is skipped before its column indices
@@ -265,23 +253,18 @@ __global__ void mxv_pull_long(const long long* __restrict__ indptr,
 // of its tile in shared memory, each thread loading GB_TILE_UNROLL entries at once (a warp
 // per row of ~30 entries keeps a few loads in flight; here every thread does), then folds
 // each row from shared memory: a thread per row of at most 32 entries, in row order, and
-// a warp per longer row (lane partials, then gb_warp_fold). A bitmap x (XB) stages
-// whether x has each entry (s_have); a row with none is absent. XB is a template
-// parameter: the full-x instantiation keeps none of it (fewer registers, more blocks).
-// For monoids without first-wins order and non-positional multiplies (the planner
+// a warp per longer row (lane partials, then the shuffle fold of mxv_pull).
+// For x full, monoids without first-wins order and non-positional multiplies (the planner
 // checks); the terminal value does not stop a row (the fold over the rest keeps it).
-// Rows longer than long_row are left to the hub kernels (mxv_pull_segs, or
-// mxv_pull_long); a tile spanning more than GB_TILE_CAP entries (it holds such a row)
-// folds its other rows from global memory, a warp per row.
-// Bytes per entry: sizeof(TI) (index) [+ 1 presence if x is a bitmap] [+ sizeof(TD)
-// matrix value if UL] [+ sizeof(TD) x value if UR]; per row 8 (indptr, read twice:
-// cached) + 1 (mask) + 1 + sizeof(TZ) out.
-template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI,
-          bool XB>
+// Rows longer than long_row are left to mxv_pull_long; a tile spanning more than
+// GB_TILE_CAP entries (it holds such a row) folds its other rows from global memory, a
+// warp per row.
+// Bytes per entry: sizeof(TI) (index) [+ sizeof(TD) matrix value if UL] [+ sizeof(TD)
+// x value if UR]; per row 8 (indptr, read twice: cached) + 1 (mask) + 1 + sizeof(TZ) out.
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI>
 __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
                                const TI* __restrict__ indices,
                                const TD* __restrict__ mvals, int m_iso,
-                               const bool* __restrict__ xpres,
                                const TD* __restrict__ xvals, int x_iso,
                                const bool* __restrict__ mask, int use_mask, int mcomp,
                                const long long* __restrict__ row_tile, long long ntiles,
@@ -289,7 +272,6 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
                                bool* __restrict__ out_pres, TZ* __restrict__ out_vals,
                                unsigned long long* __restrict__ count) {
   __shared__ TZ s_prod[GB_TILE_CAP];
-  __shared__ bool s_have[GB_TILE_CAP];  // x present at the entry (read only for a bitmap x)
   __shared__ long long s_queue[GB_TILE_CAP / 32];
   __shared__ int s_nq;
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
@@ -306,29 +288,22 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
         // a hub row is left to the hub kernels, unless masked out: that is written here
         // (they skip masked rows)
         if (allowed && end - start > long_row) continue;
-        bool found = false;
         TZ acc = ident;
         for (long long p = start + lane; allowed && p < end; p += 32) {
           const long long k = (long long)indices[p];
-          if (XB && !xpres[k]) continue;
           TD a = TD(), b = TD();
           if constexpr (UL) a = m_iso ? mvals[0] : mvals[p];
           if constexpr (UR) b = x_iso ? xvals[0] : xvals[k];
           const TZ v = gb_mult<MOP, TD, TZ>(a, b, i, k, 0LL);
-          acc = found ? gb_add<AOP, TZ>(acc, v) : v;
-          found = true;
+          acc = p == start + lane ? v : gb_add<AOP, TZ>(acc, v);
         }
-        if constexpr (XB) {
-          gb_warp_fold<AOP, TZ>(acc, found);
-        } else {  // the lanes below min(32, length) hold a partial
-          const int have = (int)min((long long)32, max(0LL, end - start));
-          for (int off = 16; off > 0; off >>= 1) {
-            const TZ o = __shfl_down_sync(GB_FULL_MASK, acc, off);
-            if (lane + off < have) acc = gb_add<AOP, TZ>(acc, o);
-          }
-          found = allowed && end > start;
+        const int have = (int)min((long long)32, max(0LL, end - start));
+        for (int off = 16; off > 0; off >>= 1) {
+          const TZ o = __shfl_down_sync(GB_FULL_MASK, acc, off);
+          if (lane + off < have) acc = gb_add<AOP, TZ>(acc, o);
         }
         if (lane == 0) {
+          const bool found = allowed && end > start;
           out_pres[i] = found;
           out_vals[i] = found ? acc : ident;
           nfound += found ? 1 : 0;
@@ -337,8 +312,7 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
       continue;  // uniform over the block: no barrier is skipped by part of it
     }
     if (t == 0) s_nq = 0;
-    // stage: every product of the tile (the identity where x has no entry), GB_TILE_UNROLL
-    // loads in flight per thread
+    // stage: every product of the tile, GB_TILE_UNROLL loads in flight per thread
     for (long long base = lo; base < hi; base += (long long)GB_TILE_UNROLL * blockDim.x) {
       TI k[GB_TILE_UNROLL];
       TD a[GB_TILE_UNROLL];
@@ -353,12 +327,9 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
       for (int u = 0; u < GB_TILE_UNROLL; ++u) {
         const long long p = base + (long long)u * blockDim.x + t;
         if (p < hi) {
-          const bool have = !XB || xpres[k[u]];
           TD b = TD();
-          if constexpr (UR) b = x_iso ? xvals[0] : (have ? gb_ld_x(&xvals[k[u]]) : TD());
-          s_prod[p - lo] = have ? gb_mult<MOP, TD, TZ>(a[u], b, 0LL, (long long)k[u], 0LL)
-                                : ident;
-          if constexpr (XB) s_have[p - lo] = have;
+          if constexpr (UR) b = x_iso ? xvals[0] : gb_ld_x(&xvals[k[u]]);
+          s_prod[p - lo] = gb_mult<MOP, TD, TZ>(a[u], b, 0LL, (long long)k[u], 0LL);
         }
       }
     }
@@ -371,17 +342,9 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
         s_queue[atomicAdd(&s_nq, 1)] = i;
         continue;
       }
-      bool found = false;
+      const bool found = allowed && e > s;
       TZ acc = ident;
-      if constexpr (XB) {
-        for (long long p = s; allowed && p < e; ++p) {
-          if (s_have[p]) {
-            acc = found ? gb_add<AOP, TZ>(acc, s_prod[p]) : s_prod[p];
-            found = true;
-          }
-        }
-      } else if (allowed && e > s) {  // every entry is a product
-        found = true;
+      if (found) {
         acc = s_prod[s];
         for (long long p = s + 1; p < e; ++p) acc = gb_add<AOP, TZ>(acc, s_prod[p]);
       }
@@ -393,39 +356,26 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
     for (int q = warp; q < s_nq; q += nwarps) {
       const long long i = s_queue[q];
       const long long s = indptr[i] - lo, e = indptr[i + 1] - lo;
-      bool found = false;
-      TZ acc = ident;
-      if constexpr (XB) {
-        for (long long p = s + lane; p < e; p += 32) {
-          if (s_have[p]) {
-            acc = found ? gb_add<AOP, TZ>(acc, s_prod[p]) : s_prod[p];
-            found = true;
-          }
-        }
-        gb_warp_fold<AOP, TZ>(acc, found);
-      } else {  // e - s > 32: every lane has a first product
-        acc = s_prod[s + lane];
-        for (long long p = s + lane + 32; p < e; p += 32) acc = gb_add<AOP, TZ>(acc, s_prod[p]);
-        for (int off = 16; off > 0; off >>= 1) {
-          acc = gb_add<AOP, TZ>(acc, __shfl_down_sync(GB_FULL_MASK, acc, off));
-        }
-        found = true;
+      TZ acc = s_prod[s + lane];  // e - s > 32: every lane has a first product
+      for (long long p = s + lane + 32; p < e; p += 32) acc = gb_add<AOP, TZ>(acc, s_prod[p]);
+      for (int off = 16; off > 0; off >>= 1) {
+        acc = gb_add<AOP, TZ>(acc, __shfl_down_sync(GB_FULL_MASK, acc, off));
       }
       if (lane == 0) {
-        out_pres[i] = found;
-        out_vals[i] = found ? acc : ident;
-        nfound += found ? 1 : 0;
+        out_pres[i] = true;
+        out_vals[i] = acc;
+        nfound += 1;
       }
     }
-    __syncthreads();  // the next tile reuses s_prod, s_have and s_nq
+    __syncthreads();  // the next tile reuses s_prod and s_nq
   }
   // every thread gets here (the tile loop is uniform over the block): one atomic a warp
   const unsigned found_warp = __reduce_add_sync(GB_FULL_MASK, (unsigned)nfound);
   if (lane == 0 && found_warp) atomicAdd(count, (unsigned long long)found_warp);
 }
 
-// Hub rows by segments (after mxv_pull_tiles, under its conditions: an order-free monoid,
-// no early exit). A block per segment of at most GB_SEG entries of one hub row
+// Hub rows by segments (after mxv_pull_tiles, under its conditions: x full, an order-free
+// monoid, no early exit). A block per segment of at most GB_SEG entries of one hub row
 // (CSR.hub_segments: a row's segments are consecutive, in row order) folds it in a fixed
 // order: each thread its strided positions in increasing order, GB_LONG_UNROLL loads in
 // flight, then a tree over the threads in shared memory; seg_part/seg_found hold the
@@ -435,11 +385,9 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
 // segments keep every block's work under GB_SEG.
 // Bytes per entry as mxv_pull_tiles; per segment 8 + 1 + sizeof(TZ) (partial), re-read
 // once by the fold.
-template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI,
-          bool XB>
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI>
 __global__ void mxv_pull_segs(const TI* __restrict__ indices,
                               const TD* __restrict__ mvals, int m_iso,
-                              const bool* __restrict__ xpres,
                               const TD* __restrict__ xvals, int x_iso,
                               const long long* __restrict__ seg_row,
                               const long long* __restrict__ seg_lo,
@@ -470,7 +418,7 @@ __global__ void mxv_pull_segs(const TI* __restrict__ indices,
 #pragma unroll
       for (int u = 0; u < GB_LONG_UNROLL; ++u) {
         const long long p = base + (long long)u * blockDim.x + t;
-        if (p < hi && (!XB || xpres[kk[u]])) {
+        if (p < hi) {
           TD b = TD();
           if constexpr (UR) b = x_iso ? xvals[0] : gb_ld_x(&xvals[kk[u]]);
           const TZ v = gb_mult<MOP, TD, TZ>(a[u], b, i, (long long)kk[u], 0LL);
