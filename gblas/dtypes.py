@@ -17,17 +17,9 @@ class DataType:
     name: str
     np_type: np.dtype
 
-    # types key the kernel and plan caches of every operation: the identity test and the
-    # name's cached hash spare a NumPy dtype comparison and hash per lookup
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        if not isinstance(other, DataType):
-            return NotImplemented
-        return self.name == other.name and self.np_type == other.np_type
-
-    def __hash__(self) -> int:
-        return hash(self.name)
+    def __post_init__(self) -> None:
+        # types key the kernel and plan caches of every operation: the hash is computed once
+        object.__setattr__(self, "_hash", hash(self.np_type))
 
     def __repr__(self) -> str:
         return self.name
@@ -60,6 +52,8 @@ class DataType:
         return np.asarray(value).astype(self.np_type).item()
 
     def __eq__(self, other: object) -> bool:
+        if self is other:  # the common case: the module's type objects
+            return True
         if isinstance(other, DataType):
             return self.np_type == other.np_type
         try:
@@ -68,7 +62,7 @@ class DataType:
             return False
 
     def __hash__(self) -> int:
-        return hash(self.np_type)
+        return self._hash  # type: ignore[attr-defined, no-any-return]
 
 
 BOOL = DataType("BOOL", np.dtype(np.bool_))
