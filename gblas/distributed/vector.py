@@ -35,11 +35,17 @@ from .partition import Layout
 LocalFn = Callable[[Mask | None, Descriptor | None], Any]
 
 
+# index-unary operators a part computes from its local position i: the value at global
+# position lo + i is the local value with the thunk raised by this factor times lo
+_INDEX_SHIFT = {"rowindex": 1, "colindex": 0, "diagindex": 1}
+
+
 def _not_distributed(what: str) -> NotImplementedForFormat:
     return NotImplementedForFormat(
         f"{what} is not available on distributed objects (gblas.distributed supports mxv, "
-        "vxm, ewise_add/ewise_mult, apply, value select, reduce, inner, masked assign and "
-        "index-list extract/assign); "
+        "vxm, ewise_add/ewise_mult, apply (of the index-unary operators rowindex, colindex "
+        "and diagindex too), value select, reduce, inner, masked assign and index-list "
+        "extract/assign); "
         "gather() the object to one process for the rest")
 
 
@@ -328,7 +334,18 @@ class DistVector(Writable):
             other.local, op))
 
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> DistExpression:
-        if isinstance(op, IndexUnaryOp) or getattr(op, "positional", None):
+        if isinstance(op, IndexUnaryOp) and op.name in _INDEX_SHIFT and left is None:
+            # rowindex / colindex / diagindex: i + t, j + t, j − (i + t) with j = 0: each part
+            # applies them to its local positions, i + t kept global by adding its first
+            # global position to the thunk
+            t = right.value if hasattr(right, "value") else right
+            try:
+                t = 0 if t is None else int(t)
+            except (TypeError, ValueError):
+                raise InvalidValue(f"the thunk of {op!r} must be an integer, got {right!r}") \
+                    from None
+            right = t + _INDEX_SHIFT[op.name] * self.layout.lo
+        elif isinstance(op, IndexUnaryOp) or getattr(op, "positional", None):
             raise _not_distributed(f"the positional operator {op!r}")
         probe = self.local.apply(op, right, left=left)
         return self._local_expr("apply", probe.dtype,

@@ -182,6 +182,17 @@ def check_cc(comm: gd.Comm) -> None:
         ref = connected_components(S)
         assert labels.gather().isequal(ref, check_dtype=True), f"{name}: not one process's"
         assert np.array_equal(labels.to_dense(), _scipy_labels(S)), f"{name}: not SciPy's"
+    # the index-unary applies FastSV starts from, on parts that do not start at 0: global
+    # positions (sparse and full vectors, thunks of both signs)
+    n = 37
+    lay = gd.Layout(comm, n)
+    for vs in (gb.Vector.from_dense(np.arange(n) % 5), gb.Vector.from_coo([0, 4, 20, 36], 1,
+                                                                          size=n)):
+        for op, t in (("rowindex", 0), ("rowindex", 7), ("colindex", 3), ("diagindex", -2),
+                      ("diagindex", 4)):
+            got = _dist(vs, lay).apply(getattr(gb.indexunary, op), t).new().gather()
+            assert got.isequal(vs.apply(getattr(gb.indexunary, op), t).new(),
+                               check_dtype=True), (op, t)
 
 
 def _errors_alike(fn: Any, exc: type[Exception], comm: gd.Comm) -> str:
