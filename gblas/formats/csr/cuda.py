@@ -133,8 +133,8 @@ class _PullPlan:
         self.tiles = tiles = _tiles_apply(ks, x_full)
         expr = _pull_expr(int(ks.mult_op), int(ks.add_op), dom, self.out, ul, self.ur,
                           indices.dtype)
-        # hub rows (longer than LONG_ROW) go to mxv_pull_long, a block per row (the longest
-        # row is read once, here)
+        # hub rows (longer than LONG_ROW) go to the segment kernels after the tiles, else to
+        # mxv_pull_long, a block per row (the longest row is read once, here)
         long = _max_row(csr) > LONG_ROW
         long_row = np.int64(LONG_ROW if long else 1 << 62)
         # the arguments around the per-call ones: (head, x..., mask..., mid, pres, vals,
@@ -163,8 +163,10 @@ class _PullPlan:
 
 class _HubSegments:
     """The hub rows of a tiles pull as segments (mxv_pull_segs, then mxv_pull_seg_fold):
-    the segment list of the representation, the partial results' scratch (reused by each
-    call: the kernels of successive calls run in stream order) and the kernels."""
+    the segment list of the representation, the partial results' scratch and the kernels.
+    The scratch is reused by every call of the plan: gblas issues its kernels on the
+    current stream, so successive products run in order (two products of one matrix on
+    two streams at once would share it)."""
 
     __slots__ = ("segs_kernel", "fold_kernel", "head", "seg_args", "fold_head", "grid",
                  "fold_grid", "params")
