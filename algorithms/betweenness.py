@@ -77,41 +77,56 @@ def _choose_sources(n: int, samples: Any, sources: Any, seed: Any) -> np.ndarray
 
 
 def _dependencies(A: Matrix, AT: Any, src: np.ndarray,  # noqa: N803
-                  endpoints: bool = False) -> Vector:
+                  endpoints: bool = False, undirected: bool = False) -> Vector:
     """Σ over the sources ``src`` of the Brandes dependencies δ_s(v) (FP64, may be sparse).
-
     ``endpoints``: count the path ends too (NetworkX's ``endpoints=True``): every vertex
     t ≠ s that s reaches gets δ_s(t) + 1, and s gets the number of other vertices it
-    reaches."""
+    reaches. ``undirected``: A is symmetric (an edge joins levels d and d ± 1 or d only),
+    so the forward mask needs the last two levels, not every visited pair."""
     k, n = src.size, A.nrows
     dev = A.device
     rows = np.arange(k, dtype=np.int64)
-    paths = Matrix.from_coo(rows, src, 1.0, FP64, nrows=k, ncols=n, device=dev)
-    frontier = paths.dup()
-    levels: list[Matrix] = []
-    # forward: path counts level by level
+    # levels[d]: the path counts σ of the pairs (source, vertex) at distance d; each step
+    # works on one or two levels, never on all the pairs reached so far (a road graph has
+    # a thousand levels: Σ grown and merged at every one of them was O(levels · reached))
+    levels = [Matrix.from_coo(rows, src, 1.0, FP64, nrows=k, ncols=n, device=dev)]
+    visited = None if undirected else levels[0].dup()
+    seen = levels[0]
     while True:
-        frontier = frontier.mxm(A, semiring.plus_first).new(mask=~paths.S)
+        frontier = levels[-1].mxm(A, semiring.plus_first).new(
+            mask=~(seen if undirected else visited).S)
         if frontier.nvals == 0:
             break
+        if undirected:  # the next step's neighbours not in levels d − 1 or d are new
+            seen = levels[-1].ewise_add(frontier, binary.first).new()
+        else:
+            visited(frontier.S) << frontier
         levels.append(frontier)
-        paths(frontier.S) << frontier  # Σ += F (disjoint patterns)
-    # backward: B = 1 + δ on the reached pairs
-    bc = paths.apply(unary.one[FP64]).new()
-    reached = bc.reduce_rowwise(monoid.plus).new() if endpoints else None  # s itself too
+    # backward: W_d = (1 + δ) / σ on level d, pulled back over Aᵀ onto level d − 1, where
+    # δ = σ · Σ_w W (levels are disjoint: each level's δ is made once, from the next)
+    total = Vector(FP64, n, device=dev)
+    delta = None
     for d in range(len(levels) - 1, 0, -1):
-        w = bc.ewise_mult(paths, binary.truediv).new(mask=levels[d].S)
+        level = levels[d]
+        b = level.apply(unary.one[FP64]).new()  # 1 + δ on level d
+        if delta is not None:
+            b(binary.plus) << delta
+        w = b.ewise_mult(level, binary.truediv).new()
         w = w.mxm(AT, semiring.plus_first).new(mask=levels[d - 1].S)
-        # B = 1 + σ·W on level d − 1 (each level is written once: B += W .* Σ there)
-        bc(w.S) << w.ewise_mult(paths, binary.times).new().apply(binary.plus, right=1.0)
-    if reached is None:
-        delta = bc.apply(binary.minus, right=1.0).new()
-        return delta.reduce_columnwise(monoid.plus).new()
-    # Σ_s of B = 1 + δ counts each reached t ≠ s as δ_s(t) + 1 already; the source's own
-    # entry counts 1 where it should count (reached_s − 1): add reached_s − 2 there
-    total = bc.reduce_columnwise(monoid.plus).new()
-    own = reached.to_coo(indices=False)[1] - 2.0
-    total(binary.plus) << Vector.from_coo(src, own, FP64, size=n, device=dev)
+        delta = w.ewise_mult(levels[d - 1], binary.times).new()  # δ on level d − 1
+        if d > 1:  # the sources' own δ (level 0) is not counted
+            total(binary.plus) << delta.reduce_columnwise(monoid.plus)
+    if not endpoints:
+        return total
+    # every reached t ≠ s counts δ_s(t) + 1; the source s counts the others it reaches
+    reached = Vector(FP64, k, device=dev)
+    reached << 0.0
+    for level in levels[1:]:
+        ones = level.apply(unary.one[FP64]).new()
+        total(binary.plus) << ones.reduce_columnwise(monoid.plus)
+        reached(binary.plus) << ones.reduce_rowwise(monoid.plus)
+    total(binary.plus) << Vector.from_coo(src, reached.to_coo(indices=False)[1], FP64,
+                                          size=n, device=dev)
     return total
 
 
@@ -165,7 +180,8 @@ def betweenness_centrality(A: Matrix, *, samples: int | None = None,  # noqa: N8
         centrality[:] << 0.0
     for start in range(0, src_all.size, int(batch_size)):
         batch = src_all[start:start + int(batch_size)]
-        centrality(accum=binary.plus) << _dependencies(G, GT, batch, bool(endpoints))
+        centrality(accum=binary.plus) << _dependencies(G, GT, batch, bool(endpoints),
+                                                       undirected=not is_directed)
 
     # rescale as networkx: N pairs (s, t) per vertex v, N = n − 1 without the end points
     big_n = n if endpoints else n - 1
