@@ -24,9 +24,7 @@ from gblas import (
     Descriptor,
     Matrix,
     Vector,
-    binary,
     config,
-    monoid,
     semiring,
 )
 from gblas.backend.bfs_rule import direction_rule, rule_reads_scout
@@ -165,7 +163,6 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
     push_pull = direction == "auto"
     do_push = direction != "pull"
     degree = out_degree(A) if push_pull else None
-    w = Vector(INT64, n, device=dev) if push_pull else None
     edges_unexplored = A.nvals
     any_pull = False
     nq, last_nq = 1, 0
@@ -175,9 +172,9 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
     while nvisited < n:
         frontier_edges = 0
         if rule_reads_scout(do_push, push_pull, any_pull, edges_unexplored, n):
-            # edges leaving the frontier: the degrees at q's entries
-            w << q.ewise_mult(degree, binary.second)
-            frontier_edges = w.reduce(monoid.plus).new().value or 0
+            # edges leaving the frontier: the sum of the degrees at q's entries, one inner
+            # product (q ⋅ degree over plus.second)
+            frontier_edges = q.inner(degree, semiring.plus_second).new().value or 0
         do_push, push_pull, any_pull, edges_unexplored = direction_rule(
             do_push, push_pull, any_pull, nq, last_nq, frontier_edges, edges_unexplored, n,
             alpha, beta1, beta2)
