@@ -116,9 +116,10 @@ class Vector(InfixMethods, ElementwiseMethods, Collection):
         dt = lookup_dtype(dtype) if dtype is not None else dtype_of_value(value)
         if int(size) < 0:
             raise InvalidValue(f"size must be >= 0, got {size}")
+        if getattr(device, "distributed", False) or normalize_device(device) == "cpu":
+            return cls.from_dense(np.full(int(size), value, dtype=dt.np_type), name=name,
+                                  device=device)
         dev = normalize_device(device)
-        if dev == "cpu":
-            return cls.from_dense(np.full(int(size), value, dtype=dt.np_type), name=name)
         # filled on the device (no host array of size n to upload)
         fill = np.full(1, value, dtype=dt.np_type)[0]
         xp = get_array_module(dev)

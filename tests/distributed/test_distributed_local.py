@@ -71,6 +71,9 @@ def test_vector_hook_makes_distributed_vectors(graph) -> None:
     assert isinstance(v, gd.DistVector) and v.size == A.nrows and v.nvals == 0
     f = gb.Vector.from_dense(np.arange(A.nrows), dtype=INT64, device=A.device)
     assert isinstance(f, gd.DistVector) and f.nvals == A.nrows and f[7].value == 7
+    s = gb.Vector.from_scalar(2.5, A.nrows, device=A.device)
+    assert isinstance(s, gd.DistVector) and s.gather().isequal(
+        gb.Vector.from_scalar(2.5, A.nrows))
     with pytest.raises(DimensionMismatch, match="layout"):
         gb.Vector(INT64, A.nrows + 1, device=A.device)
     assert type(gb.Vector(INT64, 4)) is gb.Vector  # ordinary vectors are untouched
