@@ -18,19 +18,20 @@ import numpy as np
 from .._device import move_array, same_device
 from ..backend import keys as E
 from ..backend.dense import DenseT, DeviceScalar
-from ..backend.scatter import scatter, scatter_into_full
+from ..backend.scatter import scatter
 from ..core.base import index_array, is_scalar_index, normalize_index
 from ..core.expr import Expression
 from ..core.mask import Mask
 from ..core.scalar import Scalar
 from ..exceptions import DimensionMismatch, InvalidObject, InvalidValue
 from ..formats.csr.convert import csr_from_keys, csr_keys
-from ..formats.vector import BITMAP, FULL, SPARSE, VecData
+from ..formats.vector import SPARSE, VecData
 from ..semirings.model import BinaryOp
 from .plan import record
 from .writeback import (
     dense_operand,
     fill_under_mask,
+    scattered,
     vector_mask_bits,
     vector_mask_keys,
     writeback_fused,
@@ -177,26 +178,11 @@ def _assign_vector(v: Any, I: Any, kind: str, operand: Any, mask: Mask | None,  
             T = _region_sorted(data, Id, region, u, accum, out)  # noqa: N806
             v._data = writeback_vector(data, T, mask, None, replace)
             return
-    if not data.on_device and data.kind == FULL and accum is not None:
-        # a full C stays full under an accumulator (absent u entries are skipped): fold
-        # into a copy of its values, no presence array to build and count (CPU only)
-        tv = data.values.astype(out.np_type, copy=True)
-        if scatter_into_full(tv, Id, u, accum, out, u_dtype):
-            v._data = writeback_vector(data, VecData.full(v.size, out, tv), mask, None,
-                                       replace)
-            return
     # T = C with the region scattered in: C's own arrays when nothing else needs them
     # (and the operand is not C itself: the scatter would read what it already wrote)
-    if mask is None and data.exclusive and data.kind == BITMAP and (
-            kind == "scalar" or operand._data.values is not data.values):
-        tb, tv = data.bits, data.values
-    else:
-        cb, cv = dense_operand(data)
-        tb = data.xp.ones(v.size, dtype=bool) if cb is None else cb.copy()
-        tv = cv.astype(out.np_type, copy=True)
-    scatter(tb, tv, Id, u, accum, out, u_dtype)
-    T = VecData.bitmap(v.size, out, tb, tv)  # noqa: N806
-    T.exclusive = True
+    inplace = mask is None and data.exclusive and (
+        kind == "scalar" or operand._data.values is not data.values)
+    T = scattered(data, Id, u, accum, u_dtype, inplace)  # noqa: N806
     v._data = writeback_vector(data, T, mask, None, replace)
 
 

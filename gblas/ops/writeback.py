@@ -139,7 +139,10 @@ def writeback_vector(C: VecData, T: VecData | DenseT, mask: Mask | None,
         # dense T, or a GPU (no sorted merges: they need counts on the host)
         return writeback_fused(C, copy_of(T), mask, accum, replace)
     if accum is not None and mask is None and C.kind != SPARSE:
-        return _accumulate_scatter(C, T, accum)
+        # a sparse T into a dense C: T's entries folded in, O(nnz(T)) after the copy, no
+        # merge of key lists (betweenness' column sums, level by level, into a full vector)
+        idx, tv = T.as_sparse()
+        return scattered(C, idx, (None, tv), accum, T.dtype, C.exclusive).normalized()
     if accum is None and not replace and mask is not None and not mask.complement:
         if C.kind != SPARSE:
             return _writeback_scatter(C, T, mask, mask_applied)
@@ -153,29 +156,30 @@ def writeback_vector(C: VecData, T: VecData | DenseT, mask: Mask | None,
     return VecData.sparse(C.size, out, keys, vals).normalized()
 
 
-def _accumulate_scatter(C: VecData, T: VecData, accum: BinaryOp) -> VecData:
-    """``C(accum) << T`` for a sparse T into a dense C on the CPU: T's entries folded into
-    a copy of C's arrays (in place when C holds them alone), O(nnz(T)) after the copy and
-    no merge of key lists (a sum accumulated level by level into a full vector:
-    betweenness' column sums; the key union was O(n log n) a step)."""
+def scattered(C: VecData, idx: Any, u: tuple[Any, Any], accum: BinaryOp | None,
+              u_dtype: DataType, inplace: bool) -> VecData:
+    """C with u scattered in at ``idx`` (folded into C's entries with ``accum``, duplicate
+    indices as :func:`gblas.backend.scatter.scatter` says), as dense data that nothing
+    else holds: C's own arrays when ``inplace`` (the caller knows nothing else holds them
+    and u is not read from them), else copies. A full C under an accumulator stays full on
+    the CPU (no presence array to build and count)."""
     out = C.dtype
-    idx, tv = T.as_sparse()
-    u = (None, tv)
-    own = C.exclusive
-    if C.kind == FULL:
-        vals = C.values if own and C.values.dtype == out.np_type else \
-            C.values.astype(out.np_type, copy=True)
-        if scatter_into_full(vals, idx, u, accum, out, T.dtype):
+    if C.kind == FULL and accum is not None and not C.on_device:
+        vals = C.values if inplace else C.values.astype(out.np_type, copy=True)
+        if scatter_into_full(vals, idx, u, accum, out, u_dtype):  # (else vals untouched)
             res = VecData.full(C.size, out, vals)
             res.exclusive = True
             return res
-    bits, vals = C.as_bitmap()
-    if not (own and C.kind == BITMAP and vals.dtype == out.np_type):
-        bits, vals = bits.copy(), vals.astype(out.np_type, copy=True)
-    scatter(bits, vals, idx, u, accum, out, T.dtype)
-    res = VecData.bitmap(C.size, out, bits, vals)
+    if inplace and C.kind == BITMAP:
+        tb, tv = C.bits, C.values
+    else:
+        cb, cv = dense_operand(C)
+        tb = C.xp.ones(C.size, dtype=bool) if cb is None else cb.copy()
+        tv = cv.astype(out.np_type, copy=True)
+    scatter(tb, tv, idx, u, accum, out, u_dtype)
+    res = VecData.bitmap(C.size, out, tb, tv)
     res.exclusive = True
-    return res.normalized()
+    return res
 
 
 def fresh_bitmap(C: VecData) -> VecData:
@@ -255,5 +259,6 @@ def writeback_matrix(C: CSR, T: CSR, mask: Mask | None, accum: BinaryOp | None,
 
 
 __all__ = ["writeback_vector", "writeback_matrix", "writeback_entries", "writeback_fused",
+           "scattered",
            "mask_allowed", "mask_view", "dense_operand", "copy_of", "vector_mask_bits",
            "vector_mask_keys", "fresh_bitmap", "fill_under_mask"]

@@ -88,7 +88,7 @@ class CSR:
             hub = xp.flatnonzero(self.indptr[1:] - self.indptr[:-1] > long_row)
             # a few thousand rows: their bounds are cut on the host
             rows = np.asarray(hub.get() if xp is not np else hub, dtype=np.int64)
-            bounds = self.indptr[xp.asarray(rows)], self.indptr[xp.asarray(rows) + 1]
+            bounds = self.indptr[hub], self.indptr[hub + 1]
             lo, hi = (np.asarray(b.get() if xp is not np else b, dtype=np.int64)
                       for b in bounds)
             nseg = -(-(hi - lo) // seg)
