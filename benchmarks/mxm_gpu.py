@@ -89,6 +89,7 @@ def main() -> None:
             seconds=round(t_tc, 4), peak_gib=round(peak.peak / 2**30, 3),
             generate_s=round(gen, 1))
         L = G.select(select.tril, -1).new()  # noqa: N806
+        tc_steps(scale, G, L)
         for wm in (int(w) for w in args.warp_min.split(",") if w):
             mxm_cuda.DOT_WARP_MIN = wm
             desc = Descriptor(direction="pull")
@@ -100,6 +101,29 @@ def main() -> None:
         mxm_cuda.DOT_WARP_MIN = 32
         if args.profile:
             profile_dot(scale, L)
+
+    def tc_steps(scale: int, G: Matrix, L: Matrix) -> None:  # noqa: N803
+        """triangle_count's steps one by one (each timed warm, synchronised): the degree
+        order, the renumbering G[p, p], its lower triangle, the masked dot, the sum."""
+        from gblas import monoid  # noqa: PLC0415
+        from gblas.algorithms.triangle_count import degree_order  # noqa: PLC0415
+
+        t_order, order = _timed(cp, functools.partial(degree_order, L), 2)
+        steps = {"degree_order": t_order}
+        Lp = L  # noqa: N806
+        if order is not None:
+            t_perm, P = _timed(cp, lambda: G[order, order].new(), 2)  # noqa: N806
+            t_tril, Lp = _timed(cp, lambda: P.select(select.tril, -1).new(), 2)  # noqa: N806
+            steps.update(renumber=t_perm, tril=t_tril)
+        desc = Descriptor()
+        steps["masked_dot"], C = _timed(cp, functools.partial(tc_step, Lp, desc),  # noqa: N806
+                                        args.reps)
+        steps["sum"], total = _timed(
+            cp, lambda: C.reduce_scalar(monoid.plus).new().value, args.reps)
+        log(what="tc_steps", scale=scale, renumbered=order is not None, triangles=total,
+            kernel=desc.last_kernel, **{k: round(v, 4) for k, v in steps.items()})
+        if args.profile and order is not None:
+            profile_dot(scale, Lp)
 
     def profile_dot(scale: int, L: Matrix) -> None:  # noqa: N803
         """The kernel function alone (CSR in, CSR out) and its CUDA kernels (events)."""

@@ -5,7 +5,8 @@ profiler (it records the whole process's CUDA activity, CuPy's launches included
 per kernel name. Host side: cProfile of the same call, by own time. The machine has no
 Nsight Systems; this is the substitute.
 
-    python3 benchmarks/profile_gpu.py [--graph kron:22] [--algo pagerank|sssp|cc|bfs|cupyx_pagerank]
+    python3 benchmarks/profile_gpu.py [--graph kron:22]
+                                      [--algo pagerank|sssp|cc|bfs|tc|bc|cupyx_pagerank]
                                       [--rows 25]
 """
 
@@ -27,7 +28,14 @@ import numpy as np  # noqa: E402
 
 
 def _algorithm(name: str, A: Any, G: Any) -> Callable[[], Any]:  # noqa: N803
-    from gblas.algorithms import bfs, connected_components, pagerank, sssp  # noqa: PLC0415
+    from gblas.algorithms import (  # noqa: PLC0415
+        betweenness_centrality,
+        bfs,
+        connected_components,
+        pagerank,
+        sssp,
+        triangle_count,
+    )
 
     if name == "cupyx_pagerank":  # the naive loop PageRank is compared with, same rule
         import ops_overhead  # noqa: PLC0415
@@ -49,6 +57,9 @@ def _algorithm(name: str, A: Any, G: Any) -> Callable[[], Any]:  # noqa: N803
         "pagerank": lambda: pagerank(G, tol=1e-9),
         "cc": lambda: connected_components(G),
         "bfs": lambda: bfs(G, src),
+        "tc": lambda: triangle_count(G, symmetrize=False),
+        "bc": lambda: betweenness_centrality(
+            G, sources=common.pick_sources(np.diff(csr.indptr), 8, 1)),
     }
     return calls[name]
 
@@ -97,7 +108,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--graph", default="kron:22")
     ap.add_argument("--algo", default="pagerank",
-                    help="pagerank, sssp, cc, bfs, or cupyx_pagerank (the naive CuPy loop)")
+                    help="pagerank, sssp, cc, bfs, tc, bc, or cupyx_pagerank (the naive CuPy loop)")
     ap.add_argument("--rows", type=int, default=25)
     ap.add_argument("--trace", default="", help="where to write the Chrome trace (JSON)")
     args = ap.parse_args()
