@@ -12,7 +12,6 @@ from ..core.expr import Expression, Result
 from ..dtypes import DataType, dtype_of_value
 from ..exceptions import DomainMismatch, InvalidValue
 from ..formats.csr.container import CSR
-from ..formats.csr.convert import csr_from_keys, csr_keys
 from ..formats.vector import VecData
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, UnaryOp
 from .plan import record
@@ -34,8 +33,9 @@ def _scalar(x: Any, device: str = "cpu") -> tuple[Any, DataType]:
     return x, dtype_of_value(x)
 
 
-def _values_and_positions(obj: Any) -> tuple[Any, Any, Any, Any]:
-    """(values, i, j, rebuild) of a vector or matrix's entries."""
+def _values_and_positions(obj: Any, positions: bool = True) -> tuple[Any, Any, Any, Any]:
+    """(values, i, j, rebuild) of a vector or matrix's entries (a matrix's i and j None
+    unless ``positions``)."""
     if obj.ndim == 1:
         idx, vals = obj._data.as_sparse()
         xp = E.xp_of(idx)
@@ -46,14 +46,22 @@ def _values_and_positions(obj: Any) -> tuple[Any, Any, Any, Any]:
 
         return vals, idx, xp.zeros_like(idx), rebuild
     csr = obj._csr()
-    rows, cols = csr.row_ids(), csr.indices
-    keys = csr_keys(csr)
+    xp = csr.xp
 
     def rebuild_m(new_vals: Any, dt: DataType, keep: Any = None) -> Any:
-        k = keys if keep is None else keys[keep]
-        return csr_from_keys(obj.nrows, obj.ncols, k, new_vals, dt)
+        """The same structure (apply), or the entries ``keep`` holds (select): each row
+        keeps a sub-run of its entries, so the new indptr is the running count of kept
+        entries read at the old row starts; no keys, no sort."""
+        new_vals = new_vals.astype(dt.np_type, copy=False)
+        if keep is None:
+            return CSR(csr.nrows, csr.ncols, csr.indptr, csr.indices, new_vals, dt)
+        kept = xp.zeros(keep.shape[0] + 1, dtype=np.int64)
+        xp.cumsum(keep, out=kept[1:])
+        return CSR(csr.nrows, csr.ncols, kept[csr.indptr], csr.indices[keep], new_vals, dt)
 
-    return csr.full_values(), rows, cols, rebuild_m
+    if not positions:
+        return csr.full_values(), None, None, rebuild_m
+    return csr.full_values(), csr.row_ids(), csr.indices, rebuild_m
 
 
 def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Expression:
@@ -118,7 +126,7 @@ def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Exp
             iso = fn(one, zero, zero)[0].item()
             record(desc, "apply", "apply_iso")
             return Result(CSR(csr.nrows, csr.ncols, csr.indptr, csr.indices, None, out, iso))
-        vals, i, j, rebuild = _values_and_positions(obj)
+        vals, i, j, rebuild = _values_and_positions(obj, positions=not value_only)
         record(desc, "apply", "apply_values")
         return Result(rebuild(fn(vals, i, j), out))
 

@@ -13,7 +13,9 @@ from ..backend.dense import DenseT
 from ..core.expr import Expression, Result
 from ..dtypes import DataType
 from ..exceptions import DimensionMismatch, DomainMismatch
+from ..formats.csr.container import CSR
 from ..formats.csr.convert import csr_from_keys, csr_keys
+from ..formats.csr.ewise_cpu import merge_rows
 from ..formats.csr.masked import restrict
 from ..formats.vector import FULL, SPARSE, VecData
 from ..semirings.model import BinaryOp, Monoid, Semiring, binary, monoid
@@ -135,6 +137,7 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
         ca, cb = a._csr(), b._csr()
         how = "sorted_merge"
         if ca.xp is np:
+            how = "row_merge"
             # the result can only hold the mask's positions, and an intersection only the
             # smaller operand's: merge the operands there only (betweenness' B ./ Σ under
             # one BFS level, W .* Σ, of a matrix of all reached pairs)
@@ -148,7 +151,9 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
             if P is not None and 4 * P.nnz < ca.nnz + cb.nnz:
                 ca = ca if ca is P else restrict(ca, P)
                 cb = cb if cb is P else restrict(cb, P)
-                how = "restricted_merge"
+                how = "restricted_row_merge"
+            record(desc, name, f"{name}_{how}")
+            return Result(_merged_rows(ca, cb, name == "ewise_add", bop, out))
         fn = E.union if name == "ewise_add" else E.intersect
         keys, vals = fn(csr_keys(ca), ca.full_values(), csr_keys(cb), cb.full_values(), bop,
                         out, a.ncols)
@@ -156,3 +161,30 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
         return Result(csr_from_keys(a.nrows, a.ncols, keys, vals, out))
 
     return Expression(name, a.ndim, a.shape, out, dev, compute, (a, b))
+
+
+def _merged_rows(ca: CSR, cb: CSR, union: bool, op: BinaryOp, out: DataType) -> CSR:
+    """A ∪ B or A ∩ B of two CPU CSR matrices by a merge of each row pair (the structure
+    and both source positions), then op over the entries both have."""
+    va, vb = ca.full_values(), cb.full_values()
+    domain = op.domain(ca.dtype, cb.dtype)
+    opd = op.for_domain(domain)
+    if opd.opcode >= 0 and not opd.positional and not opd.is_udf:
+        # a built-in operator: computed inside the merge (no position arrays)
+        indptr, cols, vals, _ = merge_rows(ca, cb, union, (
+            opd.opcode, va, vb, np.dtype(domain.np_type), np.dtype(out.np_type)))
+        return CSR(ca.nrows, ca.ncols, indptr, cols, vals, out)
+    indptr, cols, pa, pb = merge_rows(ca, cb, union)
+    vals = np.empty(cols.shape[0], dtype=out.np_type)
+    both: Any = slice(None)
+    if union:
+        only_a, only_b = pb < 0, pa < 0
+        vals[only_a] = va[pa[only_a]]
+        vals[only_b] = vb[pb[only_b]]
+        both = ~(only_a | only_b)
+    i = j = None
+    if op.positional:
+        i = np.repeat(np.arange(ca.nrows, dtype=np.int64), np.diff(indptr))[both]
+        j = cols[both]
+    vals[both] = E.binary_values(op, va[pa[both]], vb[pb[both]], domain, out, i, j)
+    return CSR(ca.nrows, ca.ncols, indptr, cols, vals, out)

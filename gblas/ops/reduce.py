@@ -87,6 +87,12 @@ def reduce_matrix_expr(A: Any, op: Any, axis: str) -> Expression:  # noqa: N803
     if axis == "scalar":
         def compute_s(mask: Any, desc: Any) -> Result:
             vals = A._csr().full_values()
+            # on a GPU: every block folds a share, left on the device (no read); a
+            # segmented reduction of one segment would fold nnz values on one thread
+            res = reduce_dense_values(m, None, vals, out)
+            if res is not None:
+                record(desc, "reduce", "reduce_dense")
+                return res
             record(desc, "reduce", "reduce_values")
             if vals.shape[0] == 0:
                 return Result((None, False))

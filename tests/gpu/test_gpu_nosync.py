@@ -109,6 +109,8 @@ OPS: dict[str, Callable[[dict[str, Any], str], Any]] = {
     "apply_bind": lambda d, dev: d["w"].update(d["u"].apply(binary.minus, right=0.5)),
     "select": lambda d, dev: d["w"].update(d["u"].select(">", 0.5)),
     "reduce_new": lambda d, dev: d.__setitem__("r", d["u"].reduce(monoid.plus).new()),
+    "reduce_scalar_matrix": lambda d, dev: d.__setitem__(
+        "r", d["A"].reduce_scalar(monoid.plus).new()),
     "masked_scalar_assign": lambda d, dev: d["w"](d["m"].S).update(2.5),
     "masked_vector_assign_accum": lambda d, dev: d["w"](d["m"].S, binary.plus)[:].update(
         d["u"]),

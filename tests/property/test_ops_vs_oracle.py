@@ -232,7 +232,8 @@ def test_mxm_vs_oracle(data: st.DataObject) -> None:
 
 
 # ============================================================================ element-wise
-EWISE_OPS = ("plus", "times", "min", "minus", "first", "second", "firsti", "eq")
+EWISE_OPS = ("plus", "times", "min", "minus", "first", "second", "firsti", "secondj", "eq",
+             "div", "gt", "lor")
 
 
 @st.composite

@@ -93,7 +93,7 @@ def test_ops_take_the_row_wise_paths():
     M = Matrix.from_coo(r, c, True, nrows=8, ncols=n)  # noqa: N806
     desc = Descriptor()
     got = A.ewise_mult(B, binary.truediv).new(mask=M.S, desc=desc)
-    assert desc.last_kernel == "ewise_mult_restricted_merge"
+    assert desc.last_kernel == "ewise_mult_restricted_row_merge"
     full = A.ewise_mult(B, binary.truediv).new()
     want = Matrix(gb.FP64, 8, n)
     want(M.S) << full
