@@ -149,8 +149,8 @@ def main() -> int:
         ms = _median_ms(fn, sync, args.reps)
         nv = _median_ms(naive, sync, args.reps) if naive is not None else float("nan")
         floor = nbytes / (args.bandwidth * 1e9) * 1e3
-        rows.append({"op": name, "ms": ms, "naive_ms": nv, "floor_ms": floor,
-                     "bytes": nbytes})
+        rows.append({"op": name, "ms": ms, "naive_ms": None if naive is None else nv,
+                     "floor_ms": floor, "bytes": nbytes})
         print(f"{name:32s} {ms:10.3f} {nv:10.3f} {floor:9.3f} {ms / floor:8.1f}", flush=True)
     if args.json:
         common.write_json(args.json, {"machine": common.machine_info(), "args": vars(args),
