@@ -154,6 +154,12 @@ def ewise_expr(name: str, a: Any, b: Any, op: Any) -> Expression:
                 how = "restricted_row_merge"
             record(desc, name, f"{name}_{how}")
             return Result(_merged_rows(ca, cb, name == "ewise_add", bop, out))
+        from ..formats.csr.ewise_cuda import merge_rows as merge_rows_cuda  # noqa: PLC0415
+
+        res = merge_rows_cuda(ca, cb, name == "ewise_add", bop, domain, out)
+        if res is not None:
+            record(desc, name, f"{name}_row_merge")
+            return Result(res)
         fn = E.union if name == "ewise_add" else E.intersect
         keys, vals = fn(csr_keys(ca), ca.full_values(), csr_keys(cb), cb.full_values(), bop,
                         out, a.ncols)

@@ -233,6 +233,36 @@ def test_ewise(seed: int, dt: Any, op: Any) -> None:
     same(u.ewise_mult(v, op).new(), ug.ewise_mult(vg, op).new())
 
 
+@FEW
+@given(seed=st.integers(0, 2**31),
+       dts=st.sampled_from([(np.float64, np.float64), (np.int64, np.float64),
+                            (np.int32, np.int8), (np.bool_, np.bool_), (np.float32, np.int64)]),
+       op=st.sampled_from([binary.plus, binary.times, binary.lor, binary.eq, binary.gt,
+                           binary.firsti, binary.secondj, binary.pow, binary.rminus]),
+       iso=st.booleans())
+def test_matrix_ewise_row_merge(seed: int, dts: Any, op: Any, iso: bool) -> None:
+    """Matrix ewise_add / ewise_mult on the GPU merge each row pair (ewise.cu): mixed
+    types, comparisons, positional operators, an iso operand and one long row (a thread
+    merges it alone) give the CPU's result."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(1, 60)), int(rng.integers(1, 3000))
+    A = rand_matrix(rng, n, m, 0.05, dts[0], iso=iso)  # noqa: N806
+    B = rand_matrix(rng, n, m, 0.05, dts[1])  # noqa: N806
+    hub = Matrix.from_coo(np.zeros(m // 2, np.int64), rng.choice(m, m // 2, replace=False),
+                          rand_values(rng, dts[1], m // 2), dtype=dts[1], nrows=n, ncols=m)
+    B = B.ewise_add(hub, binary.second).new()  # noqa: N806
+    _, (Ag, Bg) = both(A, B)  # noqa: N806
+    for name in ("ewise_add", "ewise_mult"):
+        try:
+            want = getattr(A, name)(B, op).new()
+        except Exception:  # noqa: BLE001 - the operator is not defined on these types
+            return
+        desc = Descriptor()
+        got = getattr(Ag, name)(Bg, op).new(desc=desc)
+        assert desc.last_kernel == f"{name}_row_merge"
+        same(want, got)
+
+
 # ------------------------------------------------------------------------------ apply/select
 @FEW
 @given(seed=st.integers(0, 2**31), dt=st.sampled_from([np.int32, np.int64, np.float64]))
