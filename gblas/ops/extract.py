@@ -10,7 +10,7 @@ from .._device import move_array
 from ..backend import keys as E
 from ..core.expr import Expression, Result
 from ..formats.csr.container import CSR
-from ..formats.csr.convert import csr_from_keys, transpose
+from ..formats.csr.convert import csr_from_keys
 from ..formats.vector import VecData
 from .plan import record
 
@@ -149,36 +149,51 @@ def distinct_submatrix(csr: CSR, I: Any, J: Any) -> CSR | None:  # noqa: N803
     """csr[I, J] when J names each column at most once (a permutation, a subset): each
     taken entry's new column is one lookup in a map of J, O(nnz(A[I, :]) + ncols) instead
     of a binary search and a sort of keys; None when J repeats a column."""
+    xp = csr.xp
+    if xp is not np:
+        return _distinct_submatrix_device(csr, I, J)
     Jh = np.asarray(move_array(J, "cpu"), dtype=np.int64)  # noqa: N806
     if Jh.shape[0] and np.bincount(Jh, minlength=csr.ncols).max() > 1:
         return None
-    xp = csr.xp
     inv = np.full(csr.ncols, -1, dtype=np.int64)
     inv[Jh] = np.arange(Jh.shape[0], dtype=np.int64)
-    Id = (np.asarray(move_array(I, "cpu")) if xp is np else xp.asarray(I)).astype(  # noqa: N806
-        np.int64, copy=False)
+    Id = np.asarray(move_array(I, "cpu")).astype(np.int64, copy=False)  # noqa: N806
     increasing = Jh.shape[0] <= 1 or bool(np.all(Jh[1:] > Jh[:-1]))
-    if xp is np:  # rows gathered and sorted each in place, in parallel (Numba)
-        from ..formats.csr.rows_cpu import gather  # noqa: PLC0415
+    from ..formats.csr.rows_cpu import gather  # noqa: PLC0415
 
-        return gather(csr, Id, inv, Jh.shape[0], not increasing)
+    # rows gathered and sorted each in place, in parallel (Numba)
+    return gather(csr, Id, inv, Jh.shape[0], not increasing)
+
+
+def _distinct_submatrix_device(csr: CSR, I: Any, J: Any) -> CSR | None:  # noqa: N803
+    """:func:`distinct_submatrix` on a GPU, J's map built there (a host J is uploaded
+    once): the entries of the rows I in order, their columns mapped, and when J is not
+    increasing one sort by (new row, new column) of the kept entries."""
+    xp = csr.xp
+    Jd = xp.asarray(J, dtype=np.int64)  # noqa: N806
+    Id = xp.asarray(I, dtype=np.int64)  # noqa: N806
+    nj = int(Jd.shape[0])
+    if nj and int(xp.bincount(Jd, minlength=csr.ncols).max()) > 1:  # one read
+        return None
+    inv = xp.full(csr.ncols, -1, dtype=np.int64)
+    inv[Jd] = xp.arange(nj, dtype=np.int64)
+    increasing = nj <= 1 or bool((Jd[1:] > Jd[:-1]).all())
     starts = csr.indptr[Id]
     counts = csr.indptr[Id + 1] - starts
+    indptr = xp.zeros(Id.shape[0] + 1, dtype=np.int64)
+    xp.cumsum(counts, out=indptr[1:])
     t = E.repeat(xp.arange(Id.shape[0], dtype=np.int64), counts)  # new row of each entry
-    before = xp.cumsum(counts) - counts
-    p = starts[t] + (xp.arange(t.shape[0], dtype=np.int64) - before[t])
-    cols = xp.asarray(inv)[csr.indices[p]]
-    if Jh.shape[0] < csr.ncols:  # columns J leaves out
+    p = starts[t] + (xp.arange(t.shape[0], dtype=np.int64) - indptr[t])
+    cols = inv[csr.indices[p]]
+    if nj < csr.ncols:  # columns J leaves out
         keep = cols >= 0
         t, p, cols = t[keep], p[keep], cols[keep]
-    indptr = xp.zeros(Id.shape[0] + 1, dtype=np.int64)
-    if t.shape[0]:
         indptr[1:] = xp.cumsum(xp.bincount(t, minlength=Id.shape[0]))
-    out = CSR(Id.shape[0], Jh.shape[0], indptr, cols,
-              None if csr.values is None else csr.values[p], csr.dtype, csr.iso)
-    if not increasing:
-        out = transpose(transpose(out))  # each counting sort leaves its rows sorted
-    return out
+    if not increasing:  # t is sorted already: this sorts the columns within each row
+        order = xp.argsort(t * np.int64(max(nj, 1)) + cols)
+        p, cols = p[order], cols[order]
+    return CSR(Id.shape[0], nj, indptr, cols,
+               None if csr.values is None else csr.values[p], csr.dtype, csr.iso)
 
 
 def matrix_extract(A: Any, I: Any, J: Any) -> MatrixIndexExpr:  # noqa: N803

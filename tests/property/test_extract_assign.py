@@ -244,3 +244,32 @@ def test_setitem_element_vs_oracle(data: st.DataObject) -> None:
     else:
         assert got is None
 
+
+
+@given(seed=st.integers(0, 2**31), nrows=st.integers(0, 40), ncols=st.integers(1, 40),
+       subset=st.booleans(), iso=st.booleans())
+def test_device_distinct_extract_logic_vs_numba(seed: int, nrows: int, ncols: int,
+                                                subset: bool, iso: bool) -> None:
+    """The GPU's A[I, J] for distinct J (array primitives and one composite-key sort) gives
+    the Numba gather's CSR; run here on NumPy arrays, which the same code accepts."""
+    from gblas import Matrix, binary  # noqa: PLC0415
+    from gblas.ops.extract import _distinct_submatrix_device, distinct_submatrix  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    nnz = int(rng.integers(0, 3 * max(nrows, 1) * 3))
+    A = Matrix.from_coo(rng.integers(0, max(nrows, 1), nnz) if nrows else [],  # noqa: N806
+                        rng.integers(0, ncols, nnz) if nrows else [],
+                        1.0 if iso else rng.random(nnz if nrows else 0), nrows=nrows,
+                        ncols=ncols, dup_op=binary.plus)
+    csr = A._csr()
+    I = rng.integers(0, nrows, int(rng.integers(0, 2 * nrows + 1))) if nrows else \
+        np.zeros(0, np.int64)  # noqa: E741, N806
+    J = rng.permutation(ncols)[: int(rng.integers(1, ncols + 1))] if subset else \
+        rng.permutation(ncols)  # noqa: N806
+    want = distinct_submatrix(csr, I, J)
+    got = _distinct_submatrix_device(csr, I, J)
+    for a, b in ((want.indptr, got.indptr), (want.indices, got.indices),
+                 (want.full_values(), got.full_values())):
+        np.testing.assert_array_equal(a, b)
+    assert (want.nrows, want.ncols, want.is_iso) == (got.nrows, got.ncols, got.is_iso)
+    assert _distinct_submatrix_device(csr, I, np.array([0, 0])) is None
