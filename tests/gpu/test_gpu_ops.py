@@ -263,6 +263,20 @@ def test_matrix_ewise_row_merge(seed: int, dts: Any, op: Any, iso: bool) -> None
         same(want, got)
 
 
+def test_matrix_ewise_of_few_long_rows_takes_keys() -> None:
+    """A k × n matrix whose few rows hold everything (betweenness' levels) is not merged a
+    thread per row (a handful of threads would do all the work): the sorted-key path."""
+    rng = np.random.default_rng(5)
+    n = 400_000
+    A, B = (Matrix.from_coo(rng.integers(0, 4, n), rng.integers(0, n, n), rng.random(n),  # noqa: N806
+                            nrows=4, ncols=n, dup_op=binary.plus) for _ in range(2))
+    _, (Ag, Bg) = both(A, B)  # noqa: N806
+    desc = Descriptor()
+    got = Ag.ewise_add(Bg, binary.plus).new(desc=desc)
+    assert desc.last_kernel == "ewise_add_sorted_merge"
+    same(A.ewise_add(B, binary.plus).new(), got)
+
+
 # ------------------------------------------------------------------------------ apply/select
 @FEW
 @given(seed=st.integers(0, 2**31), dt=st.sampled_from([np.int32, np.int64, np.float64]))

@@ -3,8 +3,10 @@ row pair (``ewise.cu``): no global row-major keys, sort or searches (a union of 
 64 M-entry matrices on an H100 took 39 ms that way, 27× the time its bytes need).
 
 Built-in and positional operators only; user-defined ones keep the key path of
-:mod:`gblas.ops.ewise`. One read of the result's size (to allocate it), as any
-element-wise operation on matrices makes.
+:mod:`gblas.ops.ewise`, and so do matrices whose entries sit in a few long rows (a k × n
+matrix of betweenness' levels: a thread per row would do all of it on k threads). One
+read of the result's size (to allocate it), as any element-wise operation on matrices
+makes, and one of the longest row on matrices of more than 64 · ``LONG_ROW`` entries.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from ...semirings.model import BinaryOp
 from .container import CSR
 
 _SOURCE = Path(__file__).with_name("ewise.cu")
+# rows longer than this, when one is also over 1/64 of all entries, take the key path
+LONG_ROW = 8192
 
 
 def _operator(op: BinaryOp) -> tuple[int, int, int] | None:
@@ -35,7 +39,7 @@ def merge_rows(A: CSR, B: CSR, union: bool, op: BinaryOp, domain: DataType,  # n
                out: DataType) -> CSR | None:
     """A ∪ B (``union``: ewise_add) or A ∩ B (ewise_mult) with op(a, b) where both have an
     entry and an operand's own value (cast) where only it has one; None when ``op`` has no
-    CUDA form."""
+    CUDA form or a few rows hold most entries (a thread per row would serialise them)."""
     code = _operator(op.for_domain(domain))
     if code is None:
         return None
@@ -44,6 +48,12 @@ def merge_rows(A: CSR, B: CSR, union: bool, op: BinaryOp, domain: DataType,  # n
     n = A.nrows
     u = _b(union)
     with cp.cuda.Device(dev):
+        if n and A.nnz + B.nnz > LONG_ROW * 64:
+            # a thread merges a row: few long rows (betweenness' k × n levels) would leave
+            # a handful of threads doing all the work (11 s at kron:22): sorted keys then
+            longest = int(cp.maximum(cp.diff(A.indptr), cp.diff(B.indptr)).max())
+            if longest > LONG_ROW and longest * 64 > A.nnz + B.nnz:
+                return None
         a_ptr, a_idx, b_ptr, b_idx = (cp.ascontiguousarray(x, dtype=np.int64)
                                       for x in (A.indptr, A.indices, B.indptr, B.indices))
         counts = cp.empty(n, dtype=np.int64)
@@ -74,4 +84,4 @@ CHECK_INSTANCES: dict[str, list[str]] = {"ewise.cu": [
     "csr_merge_fill<true, 16, 0, 0, int, int, int, bool>",  # eq
 ]}
 
-__all__ = ["CHECK_INSTANCES", "merge_rows"]
+__all__ = ["CHECK_INSTANCES", "LONG_ROW", "merge_rows"]
