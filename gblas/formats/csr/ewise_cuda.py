@@ -6,7 +6,7 @@ Built-in and positional operators only; user-defined ones keep the key path of
 :mod:`gblas.ops.ewise`, and so do matrices whose entries sit in a few long rows (a k × n
 matrix of betweenness' levels: a thread per row would do all of it on k threads). One
 read of the result's size (to allocate it), as any element-wise operation on matrices
-makes, and one of the longest row on matrices of more than 64 · ``LONG_ROW`` entries.
+makes, and one of the longest row on matrices of more than ``LONG_ROW`` entries.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def merge_rows(A: CSR, B: CSR, union: bool, op: BinaryOp, domain: DataType,  # n
     n = A.nrows
     u = _b(union)
     with cp.cuda.Device(dev):
-        if n and A.nnz + B.nnz > LONG_ROW * 64:
+        if n and A.nnz + B.nnz > LONG_ROW:  # else no row can be long
             # a thread merges a row: few long rows (betweenness' k × n levels) would leave
             # a handful of threads doing all the work (11 s at kron:22): sorted keys then
             longest = int(cp.maximum(cp.diff(A.indptr), cp.diff(B.indptr)).max())
