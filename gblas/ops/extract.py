@@ -185,10 +185,12 @@ def _distinct_submatrix_device(csr: CSR, I: Any, J: Any) -> CSR | None:  # noqa:
     t = E.repeat(xp.arange(Id.shape[0], dtype=np.int64), counts)  # new row of each entry
     p = starts[t] + (xp.arange(t.shape[0], dtype=np.int64) - indptr[t])
     cols = inv[csr.indices[p]]
-    if nj < csr.ncols:  # columns J leaves out
+    if nj < csr.ncols:  # columns J leaves out: each row keeps the count of its kept
         keep = cols >= 0
+        kept = xp.zeros(keep.shape[0] + 1, dtype=np.int64)
+        xp.cumsum(keep, out=kept[1:])
+        indptr = kept[indptr]
         t, p, cols = t[keep], p[keep], cols[keep]
-        indptr[1:] = xp.cumsum(xp.bincount(t, minlength=Id.shape[0]))
     if not increasing:  # t is sorted already: this sorts the columns within each row
         order = xp.argsort(t * np.int64(max(nj, 1)) + cols)
         p, cols = p[order], cols[order]
