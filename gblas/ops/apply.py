@@ -41,6 +41,10 @@ def _values_and_positions(obj: Any, positions: bool = True) -> tuple[Any, Any, A
         xp = E.xp_of(idx)
 
         def rebuild(new_vals: Any, dt: DataType, keep: Any = None) -> Any:
+            """New values on the same indices, or (``new_vals`` None) the entries
+            ``keep`` holds."""
+            if new_vals is None:
+                new_vals = vals[keep]
             k = idx if keep is None else idx[keep]
             return VecData.sparse(obj.size, dt, k, new_vals).normalized()
 
@@ -49,15 +53,24 @@ def _values_and_positions(obj: Any, positions: bool = True) -> tuple[Any, Any, A
     xp = csr.xp
 
     def rebuild_m(new_vals: Any, dt: DataType, keep: Any = None) -> Any:
-        """The same structure (apply), or the entries ``keep`` holds (select): each row
-        keeps a sub-run of its entries, so the new indptr is the running count of kept
-        entries read at the old row starts; no keys, no sort."""
-        new_vals = new_vals.astype(dt.np_type, copy=False)
+        """New values on the same structure (apply), or (``new_vals`` None) the entries
+        ``keep`` holds (select): each row keeps a sub-run of its entries, so the new indptr
+        is the running count of kept entries read at the old row starts; no keys, no
+        sort."""
         if keep is None:
+            new_vals = new_vals.astype(dt.np_type, copy=False)
             return CSR(csr.nrows, csr.ncols, csr.indptr, csr.indices, new_vals, dt)
+        if xp is np:  # select: the kept entries' values are A's own
+            from ..formats.csr.rows_cpu import keep_entries  # noqa: PLC0415
+
+            return keep_entries(csr, keep, csr.values).astype(dt)
         kept = xp.zeros(keep.shape[0] + 1, dtype=np.int64)
         xp.cumsum(keep, out=kept[1:])
-        return CSR(csr.nrows, csr.ncols, kept[csr.indptr], csr.indices[keep], new_vals, dt)
+        if csr.values is None:  # an iso matrix stays iso
+            return CSR(csr.nrows, csr.ncols, kept[csr.indptr], csr.indices[keep], None,
+                       csr.dtype, csr.iso).astype(dt)
+        return CSR(csr.nrows, csr.ncols, kept[csr.indptr], csr.indices[keep],
+                   csr.values[keep], csr.dtype).astype(dt)
 
     if not positions:
         return csr.full_values(), None, None, rebuild_m
@@ -109,7 +122,8 @@ def apply_expr(obj: Any, op: Any, *, left: Any = None, right: Any = None) -> Exp
             f"apply needs a UnaryOp, BinaryOp (with left=/right=) or IndexUnaryOp, got {op!r}"
         )
 
-    value_only = not (getattr(op, "positional", None) or isinstance(op, IndexUnaryOp))
+    value_only = not (getattr(op, "positional", None)
+                      or (isinstance(op, IndexUnaryOp) and op.uses_positions))
 
     def compute(mask: Any, desc: Any) -> Result:
         if obj.ndim == 1 and (obj._data.kind != "sparse" or obj._data.on_device):

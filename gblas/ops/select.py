@@ -51,9 +51,9 @@ def select_expr(obj: Any, op: Any, thunk: Any = None) -> Expression:
                 if op.name in SELECT_RANGE_OPS:  # each row keeps one run: no key pass
                     record(desc, "select", "select_range")
                     return Result(select_range(csr, op.name, int(t)))
-        vals, i, j, rebuild = _values_and_positions(obj)
+        vals, i, j, rebuild = _values_and_positions(obj, positions=op.uses_positions)
         keep = E.xp_of(vals).asarray(op.np_func(vals, i, j, _host(t))).astype(bool)
         record(desc, "select", "select_filter")
-        return Result(rebuild(vals[keep], obj.dtype, keep))
+        return Result(rebuild(None, obj.dtype, keep))
 
     return Expression("select", obj.ndim, obj.shape, obj.dtype, obj.device, compute, (obj,))

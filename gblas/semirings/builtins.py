@@ -215,7 +215,9 @@ def _register_unary() -> None:
 
 
 def _s(name: str, f: Any, *, ret: Any = BOOL, uses_values: bool = False) -> None:
-    select._register(IndexUnaryOp(name, f, return_rule=ret, uses_values=uses_values))
+    # the built-in operators read either the values (valueeq ...) or the positions
+    select._register(IndexUnaryOp(name, f, return_rule=ret, uses_values=uses_values,
+                                  uses_positions=not uses_values))
 
 
 def _register_select() -> None:

@@ -292,6 +292,9 @@ class IndexUnaryOp:
     return_rule: ReturnRule = BOOL
     uses_values: bool = True
     is_udf: bool = False
+    # False: np_func reads the values only (rows and cols may be given as None), so a
+    # matrix's row ids need not be formed (the value comparisons valueeq ... valuele)
+    uses_positions: bool = True
 
     def return_type(self, dtype: DataType) -> DataType:
         return _resolve_return(self.return_rule, dtype)

@@ -117,6 +117,50 @@ def select_range(A: CSR, name: str, thunk: int) -> CSR:
     return CSR(A.nrows, A.ncols, o_ptr, o_idx, A.values[pos], A.dtype)
 
 
+# ====================================================================== kept entries
+@numba.njit(cache=True, parallel=True, **_JIT_OPTS)
+def _kept_counts(indptr, keep, o_ptr):  # noqa: ANN001, ANN202
+    for i in prange(indptr.shape[0] - 1):
+        c = 0
+        for p in range(indptr[i], indptr[i + 1]):
+            c += keep[p]
+        o_ptr[i + 1] = c
+
+
+@numba.njit(cache=True, parallel=True, **_JIT_OPTS)
+def _kept_fill(indptr, keep, indices, values, with_vals, o_ptr, o_idx, o_vals):  # noqa: ANN001, ANN202
+    for i in prange(indptr.shape[0] - 1):
+        o = o_ptr[i]
+        for p in range(indptr[i], indptr[i + 1]):
+            if keep[p]:
+                o_idx[o] = indices[p]
+                if with_vals:
+                    o_vals[o] = values[p]
+                o += 1
+
+
+def keep_entries(A: CSR, keep: np.ndarray, values: np.ndarray | None) -> CSR:  # noqa: N803
+    """The entries of A where ``keep`` (one flag an entry) holds, with ``values`` (one an
+    entry; None: A's iso value) kept alongside: a count pass and a fill pass over the rows
+    in parallel, where NumPy's boolean indexing makes a pass per array (select's
+    compaction: 1 M entries 17 -> ~3 ms on the 2-core machine)."""
+    indptr = _idx(A.indptr)
+    keep = np.ascontiguousarray(keep, dtype=np.bool_)
+    o_ptr = np.zeros(A.nrows + 1, dtype=np.int64)
+    _kept_counts(indptr, keep, o_ptr)
+    np.cumsum(o_ptr, out=o_ptr)
+    nnz = int(o_ptr[-1])
+    o_idx = np.empty(nnz, dtype=np.int64)
+    with_vals = values is not None
+    o_vals = np.empty(nnz if with_vals else 0,
+                      dtype=values.dtype if with_vals else np.bool_)
+    _kept_fill(indptr, keep, _idx(A.indices), values if with_vals else o_vals, with_vals,
+               o_ptr, o_idx, o_vals)
+    if not with_vals:
+        return CSR(A.nrows, A.ncols, o_ptr, o_idx, None, A.dtype, A.iso)
+    return CSR(A.nrows, A.ncols, o_ptr, o_idx, o_vals, A.dtype)
+
+
 # ====================================================================== row/column gather
 @numba.njit(cache=True, inline="always", **_JIT_OPTS)
 def _insertion_sort(keys, vals, lo, hi, with_vals):  # noqa: ANN001, ANN202
@@ -278,4 +322,4 @@ def gather(A: CSR, rows: Any, colmap: Any, ncols: int, sort: bool) -> CSR:
     return CSR(m, ncols, o_ptr, o_idx, vals, A.dtype, A.iso)
 
 
-__all__ = ["SELECT_RANGE_OPS", "first_ge", "gather", "select_range"]
+__all__ = ["SELECT_RANGE_OPS", "first_ge", "gather", "keep_entries", "select_range"]
