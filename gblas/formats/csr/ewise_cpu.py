@@ -43,74 +43,58 @@ def _merge_count(a_ptr, a_idx, b_ptr, b_idx, union, counts):  # noqa: ANN001, AN
         counts[i] = c
 
 
+@numba.njit(cache=True, inline="always", nogil=True)
+def _emit(o, i, j, p, q, av, ad, bv, bd, op, like, with_vals, o_idx, o_val, pa, pb):  # noqa: ANN001, ANN202
+    """Result entry o at column j from A's entry p and B's entry q (-1: none): its value,
+    op(a, b) on the values in the op's domain (``ad``, ``bd``) or one operand's own value
+    (``av``, ``bv``) cast to the result, or else its two source positions."""
+    o_idx[o] = j
+    if not with_vals:
+        pa[o] = p
+        pb[o] = q
+    elif p >= 0 and q >= 0:
+        o_val[o] = mult_op(op, ad[p], bd[q], i, j, j, like)
+    elif p >= 0:
+        o_val[o] = cast_to(av[p], like)
+    else:
+        o_val[o] = cast_to(bv[q], like)
+
+
 @numba.njit(cache=True, parallel=True, nogil=True)
-def _merge_fill(a_ptr, a_idx, b_ptr, b_idx, union, o_ptr, o_idx, pa, pb):  # noqa: ANN001, ANN202
+def _merge_fill(a_ptr, a_idx, av, ad, b_ptr, b_idx, bv, bd, union, op, like, with_vals,  # noqa: ANN001, ANN202
+                o_ptr, o_idx, o_val, pa, pb):
+    """The merge again, writing each row's entries from o_ptr[i] on (see _emit)."""
     for i in prange(o_ptr.shape[0] - 1):
         p, pe, q, qe = a_ptr[i], a_ptr[i + 1], b_ptr[i], b_ptr[i + 1]
         o = o_ptr[i]
         while p < pe and q < qe:
             ja, jb = a_idx[p], b_idx[q]
             if ja == jb:
-                o_idx[o], pa[o], pb[o] = ja, p, q
+                _emit(o, i, ja, p, q, av, ad, bv, bd, op, like, with_vals, o_idx, o_val, pa,
+                      pb)
                 o += 1
                 p += 1
                 q += 1
             elif ja < jb:
                 if union:
-                    o_idx[o], pa[o], pb[o] = ja, p, -1
+                    _emit(o, i, ja, p, -1, av, ad, bv, bd, op, like, with_vals, o_idx, o_val,
+                          pa, pb)
                     o += 1
                 p += 1
             else:
                 if union:
-                    o_idx[o], pa[o], pb[o] = jb, -1, q
+                    _emit(o, i, jb, -1, q, av, ad, bv, bd, op, like, with_vals, o_idx, o_val,
+                          pa, pb)
                     o += 1
                 q += 1
         if union:
             for r in range(p, pe):
-                o_idx[o], pa[o], pb[o] = a_idx[r], r, -1
+                _emit(o, i, a_idx[r], r, -1, av, ad, bv, bd, op, like, with_vals, o_idx,
+                      o_val, pa, pb)
                 o += 1
             for r in range(q, qe):
-                o_idx[o], pa[o], pb[o] = b_idx[r], -1, r
-                o += 1
-
-
-@numba.njit(cache=True, parallel=True, nogil=True)
-def _merge_fill_values(a_ptr, a_idx, av, ad, b_ptr, b_idx, bv, bd, union, op, like,  # noqa: ANN001, ANN202
-                       o_ptr, o_idx, o_val):
-    """The fill pass computing the values too: op(a, b) on the values in the op's domain
-    (``ad``, ``bd``; built-in opcode) where both have an entry, the one operand's own value
-    (``av``, ``bv``) cast to the result where one has."""
-    for i in prange(o_ptr.shape[0] - 1):
-        p, pe, q, qe = a_ptr[i], a_ptr[i + 1], b_ptr[i], b_ptr[i + 1]
-        o = o_ptr[i]
-        while p < pe and q < qe:
-            ja, jb = a_idx[p], b_idx[q]
-            if ja == jb:
-                o_idx[o] = ja
-                o_val[o] = mult_op(op, ad[p], bd[q], i, ja, ja, like)
-                o += 1
-                p += 1
-                q += 1
-            elif ja < jb:
-                if union:
-                    o_idx[o] = ja
-                    o_val[o] = cast_to(av[p], like)
-                    o += 1
-                p += 1
-            else:
-                if union:
-                    o_idx[o] = jb
-                    o_val[o] = cast_to(bv[q], like)
-                    o += 1
-                q += 1
-        if union:
-            for r in range(p, pe):
-                o_idx[o] = a_idx[r]
-                o_val[o] = cast_to(av[r], like)
-                o += 1
-            for r in range(q, qe):
-                o_idx[o] = b_idx[r]
-                o_val[o] = cast_to(bv[r], like)
+                _emit(o, i, b_idx[r], -1, r, av, ad, bv, bd, op, like, with_vals, o_idx,
+                      o_val, pa, pb)
                 o += 1
 
 
@@ -137,14 +121,19 @@ def merge_rows(A: CSR, B: CSR, union: bool,  # noqa: N803
         o_idx = np.empty(nnz, dtype=np.int64)
         if values is not None:
             op, av, bv, domain, out = values
+            ad, bd = av.astype(domain, copy=False), bv.astype(domain, copy=False)
             o_val = np.empty(nnz, dtype=out)
-            _merge_fill_values(a_ptr, a_idx, av, av.astype(domain, copy=False), b_ptr, b_idx,
-                               bv, bv.astype(domain, copy=False), u, np.int64(op),
-                               np.zeros(1, dtype=out)[0], indptr, o_idx, o_val)
-            return indptr, o_idx, o_val, None
-        pa = np.empty(nnz, dtype=np.int64)
-        pb = np.empty(nnz, dtype=np.int64)
-        _merge_fill(a_ptr, a_idx, b_ptr, b_idx, u, indptr, o_idx, pa, pb)
+            pa = pb = np.empty(0, dtype=np.int64)
+        else:  # positions only: the value arguments are placeholders
+            op, av = 0, np.empty(0, dtype=np.bool_)
+            ad = bv = bd = o_val = av
+            pa = np.empty(nnz, dtype=np.int64)
+            pb = np.empty(nnz, dtype=np.int64)
+        _merge_fill(a_ptr, a_idx, av, ad, b_ptr, b_idx, bv, bd, u, np.int64(op),
+                    np.zeros(1, dtype=o_val.dtype)[0], values is not None, indptr, o_idx,
+                    o_val, pa, pb)
+    if values is not None:
+        return indptr, o_idx, o_val, None
     return indptr, o_idx, pa, pb
 
 
