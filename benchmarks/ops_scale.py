@@ -5,13 +5,14 @@ the other end: one operation on a graph-sized matrix (default: a random n × n m
 16·n FP64 entries, n = 2²²) and 4 M-element vectors, timed with a device synchronisation
 around each call (median of ``--reps``). Each row also gives the fewest bytes the operation
 must read and write (each input read once, each output written once, 8-byte values and
-indices) and the time those bytes take at ``--bandwidth`` GB/s, so an operation that does
+indices) and the time those bytes take at ``--bandwidth`` GB/s (default: a 256 MB copy
+measured on the device at the start), so an operation that does
 far more work than its data needs (a reduction folded by one thread, a sort where a scan
 would do, a host round trip) stands out in the ``x floor`` column. A naive CuPy equivalent
 runs beside the GraphBLAS call where there is one.
 
     python3 benchmarks/ops_scale.py [--scale 22] [--degree 16] [--reps 5]
-                                    [--device cuda|cpu] [--bandwidth 3000] [--json out.json]
+                                    [--device cuda|cpu] [--bandwidth GB/s] [--json out.json]
 """
 
 from __future__ import annotations
@@ -128,21 +129,39 @@ def cases(n: int, nnz: int, device: str, seed: int) -> list[tuple[str, float, Ca
     ]
 
 
+def copy_bandwidth(xp: Any, sync: Callable[[], None], nbytes: int = 1 << 28) -> float:
+    """GB/s of a large copy on the device (bytes read plus bytes written), the best of 5."""
+    a = xp.ones(nbytes // 8, dtype=np.float64)
+    b = xp.empty_like(a)
+    best = float("inf")
+    for _ in range(5):
+        sync()
+        t0 = time.perf_counter()
+        b[...] = a
+        sync()
+        best = min(best, time.perf_counter() - t0)
+    return 2 * nbytes / best / 1e9
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scale", type=int, default=22)
     ap.add_argument("--degree", type=int, default=16)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--device", default="cuda")
-    ap.add_argument("--bandwidth", type=float, default=3000.0, help="GB/s for the floor")
+    ap.add_argument("--bandwidth", type=float, default=None,
+                    help="GB/s for the floor (default: a large copy measured on the device)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default="")
     args = ap.parse_args()
     n = 1 << args.scale
-    sync, _ = _timer(args.device)
+    sync, xp = _timer(args.device)
+    if args.bandwidth is None:
+        args.bandwidth = copy_bandwidth(xp, sync)
     rows = []
     print(f"n = {n}, {args.degree * n} entries drawn, {args.device}, "
-          f"{common.machine_info().get('gpu') or common.cpu_model()}")
+          f"{common.machine_info().get('gpu') or common.cpu_model()}, floor at "
+          f"{args.bandwidth:.0f} GB/s")
     print(f"{'operation':32s} {'gblas ms':>10s} {'naive ms':>10s} {'floor ms':>9s} "
           f"{'x floor':>8s}")
     for name, nbytes, fn, naive in cases(n, args.degree * n, args.device, args.seed):
