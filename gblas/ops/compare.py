@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._device import move_array
+from ..backend import keys as E
 from ..exceptions import InvalidObject
 from ..formats.vector import FULL, SPARSE, VecData
 
@@ -41,10 +42,8 @@ def isequal(a: Any, b: Any, *, check_dtype: bool = False, rel_tol: float | None 
     kb, vb = _entries(b)
     if not np.array_equal(ka, kb):
         return False
-    if rel_tol is None:
-        if va.dtype.kind == "f" or vb.dtype.kind == "f":
-            return bool(np.array_equal(va, vb, equal_nan=True))
-        return bool(np.array_equal(va, vb))
+    if rel_tol is None:  # (host arrays: _entries moved them)
+        return E.equal_values(va, vb)
     return bool(np.allclose(va, vb, rtol=rel_tol, atol=abs_tol, equal_nan=True))
 
 
@@ -62,9 +61,8 @@ def _isequal_dense_cpu(da: VecData, db: VecData, rel_tol: float | None,
             return False
         if ab is not None and not ab.all():  # compare the present values only
             av, bv = av[ab], bv[ab]
-    floats = av.dtype.kind == "f" or bv.dtype.kind == "f"
     if rel_tol is None:
-        return bool(np.array_equal(av, bv, equal_nan=floats))
+        return E.equal_values(av, bv)
     return bool(np.allclose(av, bv, rtol=rel_tol, atol=abs_tol, equal_nan=True))
 
 

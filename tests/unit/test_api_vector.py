@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import gblas as gb
 from gblas import Descriptor, Matrix, Scalar, Vector, binary, monoid, semiring
@@ -821,3 +823,24 @@ def test_ewise_mult_any_storage(da, db, op):
     both = np.flatnonzero(ha & hb)
     want = {"minus": va - vb, "first": va, "second": vb, "times": va * vb}[op.name]
     assert entries(got) == {int(i): int(want[i]) for i in both}
+
+
+@given(st.lists(st.sampled_from([0.0, -0.0, 1.5, np.nan, np.inf, -2.0]), max_size=30),
+       st.data())
+def test_isequal_of_dense_vectors_is_numpys_equal_nan(vals: list, data: st.DataObject) -> None:
+    """isequal of two full float vectors: NumPy's array_equal with equal_nan (NaN equals
+    NaN, -0.0 equals 0.0), computed in one pass; an integer vector against its float
+    twin compares by value."""
+    from gblas.backend.keys import equal_values  # noqa: PLC0415
+
+    a = np.array(vals, dtype=np.float64)
+    b = a.copy()
+    if a.size and data.draw(st.booleans()):
+        b[data.draw(st.integers(0, a.size - 1))] = data.draw(
+            st.sampled_from([0.0, 7.0, np.nan, -np.inf]))
+    want = bool(np.array_equal(a, b, equal_nan=True))
+    assert equal_values(a, b) is want
+    if a.size:
+        assert Vector.from_dense(a).isequal(Vector.from_dense(b)) is want
+    ints = np.arange(len(vals), dtype=np.int64)
+    assert Vector.from_dense(ints).isequal(Vector.from_dense(ints.astype(np.float64)))
