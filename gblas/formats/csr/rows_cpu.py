@@ -57,12 +57,12 @@ def first_ge(a, lo, hi, x):  # noqa: ANN001, ANN202
     return lo
 
 
-@numba.njit(cache=True, **_JIT_OPTS)
+@numba.njit(cache=True, parallel=True, **_JIT_OPTS)
 def _select_runs(indptr, indices, op, t, ncols, start, skip, o_ptr):  # noqa: ANN001, ANN202
     """Per row: the start of its kept run, the position of the excluded column in it (-1
-    if none), and the running count of kept entries (serial: two binary searches a row,
-    no parallel region to wait on)."""
-    for i in range(indptr.shape[0] - 1):
+    if none), and its count of kept entries in o_ptr[i + 1] (two binary searches a row;
+    the caller scans the counts)."""
+    for i in prange(indptr.shape[0] - 1):
         lo, hi, ex = _select_bounds(op, i, t, ncols)
         s, e = indptr[i], indptr[i + 1]
         p = q = s
@@ -76,7 +76,7 @@ def _select_runs(indptr, indices, op, t, ncols, start, skip, o_ptr):  # noqa: AN
                     x = k
         start[i] = p
         skip[i] = x
-        o_ptr[i + 1] = o_ptr[i] + q - p - (x >= 0)
+        o_ptr[i + 1] = q - p - (x >= 0)
 
 
 @numba.njit(cache=True, parallel=True, **_JIT_OPTS)
@@ -96,23 +96,26 @@ def _select_fill(indices, start, skip, o_ptr, bounds, o_idx, pos, with_pos):  # 
 def select_range(A: CSR, name: str, thunk: int) -> CSR:
     """``select`` of a positional operator in SELECT_RANGE_OPS (tril, triu, diag, ...) in
     O(rows · log + kept entries): rows are sorted, so each keeps one run of its entries,
-    found serially, then copied in parallel blocks of equal output. An iso matrix stays
-    iso."""
+    found in parallel over the rows, then copied in parallel blocks of equal output
+    (small matrices on one thread). An iso matrix stays iso."""
     indptr, indices = _idx(A.indptr), _idx(A.indices)
     m = A.nrows
     start = np.empty(m, dtype=np.int64)
     skip = np.empty(m, dtype=np.int64)
     o_ptr = np.zeros(m + 1, dtype=np.int64)
-    _select_runs(indptr, indices, SELECT_RANGE_OPS.index(name), np.int64(thunk),
-                 np.int64(A.ncols), start, skip, o_ptr)
-    nnz = int(o_ptr[-1])
-    nb = max(1, min(m, 4 * numba.get_num_threads()))
-    bounds = np.unique(np.concatenate(
-        ([0], np.searchsorted(o_ptr, np.linspace(0, nnz, nb + 1)[1:-1]), [m]))).astype(np.int64)
-    iso = A.values is None
-    o_idx = np.empty(nnz, dtype=np.int64)
-    pos = np.empty(0 if iso else nnz, dtype=np.int64)
-    _select_fill(indices, start, skip, o_ptr, bounds, o_idx, pos, not iso)
+    with threads_for(m + A.nnz):
+        _select_runs(indptr, indices, SELECT_RANGE_OPS.index(name), np.int64(thunk),
+                     np.int64(A.ncols), start, skip, o_ptr)
+        np.cumsum(o_ptr, out=o_ptr)
+        nnz = int(o_ptr[-1])
+        nb = max(1, min(m, 4 * numba.get_num_threads()))
+        bounds = np.unique(np.concatenate(
+            ([0], np.searchsorted(o_ptr, np.linspace(0, nnz, nb + 1)[1:-1]), [m]))
+        ).astype(np.int64)
+        iso = A.values is None
+        o_idx = np.empty(nnz, dtype=np.int64)
+        pos = np.empty(0 if iso else nnz, dtype=np.int64)
+        _select_fill(indices, start, skip, o_ptr, bounds, o_idx, pos, not iso)
     if iso:
         return CSR(A.nrows, A.ncols, o_ptr, o_idx, None, A.dtype, A.iso)
     return CSR(A.nrows, A.ncols, o_ptr, o_idx, A.values[pos], A.dtype)
