@@ -12,6 +12,7 @@ from ..core.expr import Expression, Result
 from ..dtypes import DataType, dtype_of_value
 from ..exceptions import DomainMismatch, InvalidValue
 from ..formats.csr.container import CSR
+from ..formats.csr.convert import keep_entries
 from ..formats.vector import VecData
 from ..semirings.model import BinaryOp, IndexUnaryOp, Monoid, UnaryOp
 from .plan import record
@@ -50,27 +51,14 @@ def _values_and_positions(obj: Any, positions: bool = True) -> tuple[Any, Any, A
 
         return vals, idx, xp.zeros_like(idx), rebuild
     csr = obj._csr()
-    xp = csr.xp
 
     def rebuild_m(new_vals: Any, dt: DataType, keep: Any = None) -> Any:
         """New values on the same structure (apply), or (``new_vals`` None) the entries
-        ``keep`` holds (select): each row keeps a sub-run of its entries, so the new indptr
-        is the running count of kept entries read at the old row starts; no keys, no
-        sort."""
+        ``keep`` holds with A's own values (select); no keys, no sort."""
         if keep is None:
             new_vals = new_vals.astype(dt.np_type, copy=False)
             return CSR(csr.nrows, csr.ncols, csr.indptr, csr.indices, new_vals, dt)
-        if xp is np:  # select: the kept entries' values are A's own
-            from ..formats.csr.rows_cpu import keep_entries  # noqa: PLC0415
-
-            return keep_entries(csr, keep, csr.values).astype(dt)
-        kept = xp.zeros(keep.shape[0] + 1, dtype=np.int64)
-        xp.cumsum(keep, out=kept[1:])
-        if csr.values is None:  # an iso matrix stays iso
-            return CSR(csr.nrows, csr.ncols, kept[csr.indptr], csr.indices[keep], None,
-                       csr.dtype, csr.iso).astype(dt)
-        return CSR(csr.nrows, csr.ncols, kept[csr.indptr], csr.indices[keep],
-                   csr.values[keep], csr.dtype).astype(dt)
+        return keep_entries(csr, keep).astype(dt)
 
     if not positions:
         return csr.full_values(), None, None, rebuild_m

@@ -10,7 +10,7 @@ from .._device import move_array
 from ..backend import keys as E
 from ..core.expr import Expression, Result
 from ..formats.csr.container import CSR
-from ..formats.csr.convert import csr_from_keys
+from ..formats.csr.convert import csr_from_keys, kept_row_pointers
 from ..formats.vector import VecData
 from .plan import record
 
@@ -187,9 +187,7 @@ def _distinct_submatrix_device(csr: CSR, I: Any, J: Any) -> CSR | None:  # noqa:
     cols = inv[csr.indices[p]]
     if nj < csr.ncols:  # columns J leaves out: each row keeps the count of its kept
         keep = cols >= 0
-        kept = xp.zeros(keep.shape[0] + 1, dtype=np.int64)
-        xp.cumsum(keep, out=kept[1:])
-        indptr = kept[indptr]
+        indptr = kept_row_pointers(indptr, keep)
         t, p, cols = t[keep], p[keep], cols[keep]
     if not increasing:  # t is sorted already: this sorts the columns within each row
         order = xp.argsort(t * np.int64(max(nj, 1)) + cols)

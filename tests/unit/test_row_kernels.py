@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 from gblas import BOOL, FP64, Descriptor, Matrix, binary, select
 from gblas.backend import keys as E
-from gblas.formats.csr.convert import csr_keys
+from gblas.formats.csr.convert import csr_keys, kept_row_pointers
 from gblas.semirings.model import BinaryOp
 
 _halfsum = BinaryOp.register_anonymous(lambda x, y: x + y / 2, "row_kernels_halfsum")
@@ -69,4 +69,6 @@ def test_select_keeps_entries_row_by_row(iso: bool) -> None:
     np.testing.assert_array_equal(gc, c[keep])
     np.testing.assert_array_equal(gv, v[keep])
     assert got._csr().is_iso == iso
+    # the GPU's row pointers (a running count of the kept), computed here on NumPy
+    np.testing.assert_array_equal(kept_row_pointers(A._csr().indptr, keep), got._csr().indptr)
     assert A.select(select.valueeq, 99.0).new().nvals == 0

@@ -25,6 +25,28 @@ def transpose(A: CSR) -> CSR:  # noqa: N803
     return CSR(A.ncols, A.nrows, indptr, A.row_ids()[order], vals, A.dtype, A.iso)
 
 
+def kept_row_pointers(indptr: Any, keep: Any) -> Any:
+    """Row pointers once the entries where ``keep`` is False are dropped (each row keeps a
+    sub-run of its entries): the running count of kept entries read at the old row
+    starts. NumPy or CuPy."""
+    xp = xp_of(keep)
+    kept = xp.zeros(keep.shape[0] + 1, dtype=np.int64)
+    xp.cumsum(keep, out=kept[1:])
+    return kept[indptr]
+
+
+def keep_entries(A: CSR, keep: Any) -> CSR:  # noqa: N803
+    """A's entries where ``keep`` (a flag an entry) holds; an iso matrix stays iso. On the
+    CPU one count and one fill pass over the rows in parallel (Numba); on a GPU array
+    primitives."""
+    if A.xp is np:
+        from .rows_cpu import keep_entries as keep_entries_cpu  # noqa: PLC0415
+
+        return keep_entries_cpu(A, keep)
+    return CSR(A.nrows, A.ncols, kept_row_pointers(A.indptr, keep), A.indices[keep],
+               None if A.values is None else A.values[keep], A.dtype, A.iso)
+
+
 def coo_from_csr(A: CSR) -> COO:  # noqa: N803
     return COO(A.nrows, A.ncols, A.row_ids(), A.indices, A.values, A.dtype, A.iso)
 
