@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ._device import normalize_device
+from ._device import device_index, get_array_module, move_array, normalize_device
 from ._progress import Progress
 from .core.matrix import Matrix
 from .dtypes import BOOL
@@ -95,24 +95,34 @@ class _Keys:
 
 def csr_of_keys(keys: np.ndarray, nrows: int, ncols: int, bits: int, device: Any) -> Matrix:
     """The iso bool matrix of the keys ``(row << bits) | col`` (sorted here, in place;
-    duplicates and the keys of dropped self-loops removed)."""
+    duplicates and the keys of dropped self-loops removed). For a GPU the keys are moved
+    first and sorted there (NumPy sorts on one core), and the CSR is born on the device."""
+    dev = normalize_device(device)
+    if dev == "cpu":
+        return Matrix._from_csr(_csr_arrays(np, keys, nrows, ncols, bits), dev)
+    cp = get_array_module(dev)
+    with cp.cuda.Device(device_index(dev)):
+        return Matrix._from_csr(_csr_arrays(cp, move_array(keys, dev), nrows, ncols, bits),
+                                dev)
+
+
+def _csr_arrays(xp: Any, keys: Any, nrows: int, ncols: int, bits: int) -> CSR:
+    """:func:`csr_of_keys`'s CSR from keys of the array module ``xp``."""
     keys.sort()
-    end = int(np.searchsorted(keys, _LOOP))
+    end = int(xp.searchsorted(keys, xp.asarray([_LOOP], dtype=np.uint64))[0])
     if end:
-        first = np.empty(end, dtype=bool)
+        first = xp.empty(end, dtype=bool)
         first[0] = True
-        np.not_equal(keys[1:end], keys[:end - 1], out=first[1:])
+        xp.not_equal(keys[1:end], keys[:end - 1], out=first[1:])
         keys = keys[:end][first]
         del first
     else:
         keys = keys[:0]
     sh = np.uint64(bits)
-    bounds = np.left_shift(np.arange(nrows + 1, dtype=np.uint64), sh)
-    indptr = np.searchsorted(keys, bounds).astype(np.int64)
-    np.bitwise_and(keys, np.uint64((1 << bits) - 1), out=keys)
-    dev = normalize_device(device)
-    csr = CSR(nrows, ncols, indptr, keys.view(np.int64), None, BOOL, True)
-    return Matrix._from_csr(csr.to(dev) if dev != "cpu" else csr, dev)
+    bounds = xp.left_shift(xp.arange(nrows + 1, dtype=np.uint64), sh)
+    indptr = xp.searchsorted(keys, bounds).astype(np.int64)
+    xp.bitwise_and(keys, np.uint64((1 << bits) - 1), out=keys)
+    return CSR(nrows, ncols, indptr, keys.view(np.int64), None, BOOL, True)
 
 
 def _symmetric(i: np.ndarray, j: np.ndarray, n: int, device: Any) -> Matrix:

@@ -246,6 +246,9 @@ def world(device: str = "cpu") -> Comm:
             rank = 0 if mpi_comm is None else mpi_comm.Get_rank()
             ngpu = get_array_module("cuda:0").cuda.runtime.getDeviceCount()
             device = f"cuda:{rank % ngpu}"
+            # the process's GPU becomes its current device, so that CuPy calls made
+            # outside a ``with Device(...)`` block (in gblas or the user's code) run there
+            get_array_module(device).cuda.Device(rank % ngpu).use()
     dev = normalize_device(device)
     if dev not in _WORLD:
         _WORLD[dev] = Comm(mpi_comm, dev)

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,6 @@ from .. import Matrix
 from ..exceptions import InvalidValue
 from ..generators import (
     _CHUNK,
-    _LOOP,
     _rng,
     check_kronecker,
     csr_of_keys,
@@ -37,28 +37,58 @@ from .partition import Layout
 _BATCH_CHUNKS = 32  # chunks drawn between two all-to-alls (bounds the memory in flight)
 
 
-def _chunk_edges(scale: int, edge_factor: int, a: float, b: float, c: float, seed: int,
-                 noise: float) -> Any:
-    """(n, number of chunks, edges): ``edges(chunks)`` gives the permuted edges (i, j) of
-    those chunks, concatenated."""
+def host_threads() -> int:
+    """Threads a loader of this process may run: Numba's count (``NUMBA_NUM_THREADS``,
+    which the benchmark sets to the host's cores over the processes)."""
+    import numba  # noqa: PLC0415
+
+    return max(1, int(numba.get_num_threads()))
+
+
+def _chunk_keys(scale: int, edge_factor: int, a: float, b: float, c: float, seed: int,
+                noise: float, offsets: np.ndarray) -> Any:
+    """(n, number of chunks, bits, keys). ``keys(chunks, pool)`` gives the keys
+    ``row << bits | col`` of both directions of the edges of those chunks (self-loops
+    dropped), grouped by the owner of their row (``offsets``: the row partition), and how
+    many go to each owner.
+
+    Each chunk has its own stream, so the pool's threads draw and group chunks side by
+    side (PCG64's ``random_raw``, NumPy's ufuncs and sorts release the GIL), and the
+    graph does not depend on the number of threads or processes."""
     n, m, t, perm = kronecker_setup(scale, edge_factor, a, b, c, noise, _rng(seed))
+    bits = max(1, (n - 1).bit_length())
+    sh = np.uint64(bits)
+    nparts = offsets.shape[0] - 1
+    bounds = offsets.astype(np.uint64) << sh  # owner p holds keys in [bounds[p], bounds[p+1])
 
-    def chunk_list(chunks: range) -> Any:
-        for ch in chunks:
-            k = min(_CHUNK, m - ch * _CHUNK)
-            bitgen = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(ch,)))
-            i = np.empty(k, dtype=perm.dtype)
-            j = np.empty(k, dtype=perm.dtype)
-            kronecker_chunk(bitgen, t, i, j, np.empty(k, dtype=np.uint32))
-            yield perm[i].astype(np.int64), perm[j].astype(np.int64)
+    def one_chunk(ch: int) -> tuple[np.ndarray, np.ndarray]:
+        k = min(_CHUNK, m - ch * _CHUNK)
+        bitgen = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(ch,)))
+        i = np.empty(k, dtype=perm.dtype)
+        j = np.empty(k, dtype=perm.dtype)
+        kronecker_chunk(bitgen, t, i, j, np.empty(k, dtype=np.uint32))
+        i, j = perm[i].astype(np.uint64), perm[j].astype(np.uint64)
+        keep = i != j
+        i, j = i[keep], j[keep]
+        keys = np.concatenate([(i << sh) | j, (j << sh) | i])
+        if nparts == 1:
+            return keys, np.array([keys.shape[0]], dtype=np.int64)
+        owner = (np.searchsorted(bounds, keys, side="right") - 1).astype(np.int16)
+        return keys[np.argsort(owner, kind="stable")], np.bincount(owner, minlength=nparts)
 
-    def edges(chunks: range) -> tuple[np.ndarray, np.ndarray]:
-        parts = list(chunk_list(chunks))
-        if not parts:
-            return np.empty(0, np.int64), np.empty(0, np.int64)
-        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    def keys_of(chunks: range, pool: ThreadPoolExecutor) -> tuple[np.ndarray, np.ndarray]:
+        parts = list(pool.map(one_chunk, chunks))
+        counts = np.sum([p[1] for p in parts], axis=0, dtype=np.int64) if parts else \
+            np.zeros(nparts, dtype=np.int64)
+        if len(parts) <= 1 or nparts == 1:
+            keys = np.concatenate([p[0] for p in parts]) if parts else \
+                np.empty(0, dtype=np.uint64)
+            return keys, counts
+        starts = [np.concatenate([[0], np.cumsum(p[1])]) for p in parts]
+        return np.concatenate([p[0][st[q]:st[q + 1]] for q in range(nparts)
+                               for p, st in zip(parts, starts)]), counts
 
-    return n, -(-m // _CHUNK), edges
+    return n, -(-m // _CHUNK), bits, keys_of
 
 
 def kronecker_serial(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
@@ -66,49 +96,40 @@ def kronecker_serial(scale: int, edge_factor: int = 16, a: float = 0.57, b: floa
                      device: Any = None) -> Matrix:
     """In one process, the graph :func:`kronecker` builds over any number of processes."""
     scale, edge_factor = check_kronecker(scale, edge_factor, a, b, c, noise)
-    n, nchunks, edges = _chunk_edges(scale, edge_factor, a, b, c, seed, noise)
-    i, j = edges(range(nchunks))
-    return _local_block(np.concatenate([i, j]), np.concatenate([j, i]), 0, n, n, device)
-
-
-def _local_block(rows: np.ndarray, cols: np.ndarray, lo: int, nrows: int, n: int,
-                 device: Any) -> Matrix:
-    """The iso bool rows ``lo .. lo + nrows - 1`` of the simple graph of (rows, cols)
-    (duplicates and self-loops dropped), through the generators' key builder."""
-    bits = max(1, (n - 1).bit_length())
-    keys = np.empty(rows.shape[0], dtype=np.uint64)
-    np.left_shift((rows - lo).astype(np.uint64), np.uint64(bits), out=keys)
-    np.bitwise_or(keys, cols.astype(np.uint64), out=keys)
-    keys[rows == cols] = _LOOP
-    return csr_of_keys(keys, nrows, n, bits, device)
+    n, nchunks, bits, keys_of = _chunk_keys(scale, edge_factor, a, b, c, seed, noise,
+                                            np.array([0, 1 << scale]))
+    with ThreadPoolExecutor(host_threads()) as pool:
+        keys, _ = keys_of(range(nchunks), pool)
+    return csr_of_keys(keys, n, n, bits, device)
 
 
 def kronecker(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
               c: float = 0.19, seed: int = 0, *, noise: float = 0.0,
               comm: Comm | None = None, name: str | None = None) -> DistMatrix:
     """The Kronecker graph of :func:`kronecker_serial`, generated in parts: each process
-    draws its share of the edge chunks and keeps only its rows (after all-to-alls)."""
-    from .exchange import route_entries  # noqa: PLC0415
-
+    draws its share of the edge chunks (on :func:`host_threads` threads), sends every key
+    ``row << bits | col`` to the owner of its row (all-to-all) and sorts what it received
+    once, on its device (its GPU for a CUDA communicator)."""
     scale, edge_factor = check_kronecker(scale, edge_factor, a, b, c, noise)
     comm = world() if comm is None else comm
-    n, nchunks, edges = _chunk_edges(scale, edge_factor, a, b, c, seed, noise)
-    layout = Layout(comm, n)
+    layout = Layout(comm, 1 << scale)
+    n, nchunks, bits, keys_of = _chunk_keys(scale, edge_factor, a, b, c, seed, noise,
+                                            layout.part.offsets)
     first, last = (comm.rank * nchunks) // comm.size, ((comm.rank + 1) * nchunks) // comm.size
     # every process runs the same number of batches (the all-to-all is collective)
     nbatches = -(-max(-(-nchunks // comm.size), 1) // _BATCH_CHUNKS)
-    got_r: list[np.ndarray] = []
-    got_c: list[np.ndarray] = []
-    for bidx in range(nbatches):
-        lo = first + bidx * _BATCH_CHUNKS
-        i, j = edges(range(lo, min(lo + _BATCH_CHUNKS, last)))
-        keep = i != j
-        i, j = i[keep], j[keep]
-        r, cc, _ = route_entries(np.concatenate([i, j]), np.concatenate([j, i]), None, layout)
-        got_r.append(r)
-        got_c.append(cc)
-    local = _local_block(np.concatenate(got_r), np.concatenate(got_c), layout.lo,
-                         layout.n_local, layout.n, layout.local_device)
+    got: list[np.ndarray] = []
+    with ThreadPoolExecutor(host_threads()) as pool:
+        for bidx in range(nbatches):
+            lo = first + bidx * _BATCH_CHUNKS
+            keys, counts = keys_of(range(lo, min(lo + _BATCH_CHUNKS, last)), pool)
+            if comm.size > 1:
+                keys, _ = comm.alltoallv(keys, counts.tolist())
+            got.append(keys)
+    keys = np.concatenate(got) if len(got) > 1 else got[0]
+    del got
+    keys -= np.uint64(layout.lo) << np.uint64(bits)  # local rows
+    local = csr_of_keys(keys, layout.n_local, layout.n, bits, layout.local_device)
     return DistMatrix(local, layout, name=name or f"kron{scale}", symmetric=True)
 
 
