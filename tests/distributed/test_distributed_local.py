@@ -63,6 +63,33 @@ def test_validate_rejects_wrong_results(graph) -> None:
         gd.validate_bfs(A, 0, lv, wrong)
     with pytest.raises(BFSValidationError, match="size"):
         gd.validate_bfs(A, 0, gd.DistVector(INT64, gd.Layout(A.layout.comm, 3)))
+    # a parent one level up that is not a neighbour: only the edge search catches it
+    lvd = lv.to_dense(-1)
+    rows, cols, _ = S.to_coo()
+    for child in np.flatnonzero(lvd == 2):
+        adjacent = set(cols[rows == child].tolist())
+        others = [int(w) for w in np.flatnonzero(lvd == 1) if int(w) not in adjacent]
+        if others:
+            break
+    wrong = pi.dup()
+    wrong[int(child)] << others[0]
+    with pytest.raises(BFSValidationError, match="parent edge does not exist"):
+        gd.validate_bfs(A, 0, lv, wrong)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_validate_edge_search_matches_a_set(seed: int) -> None:
+    from gblas.distributed.validate import _edge_exists  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    n = 40
+    dense = rng.random((n, n)) < rng.choice([0.0, 0.05, 0.3, 1.0])
+    M = gb.Matrix.from_dense(dense.astype(np.int8), missing_value=0)  # noqa: N806
+    indptr, indices, _ = M.to_csr()
+    rows = rng.integers(0, n, 500)
+    cols = rng.integers(0, n, 500)
+    got = _edge_exists(indptr, indices, rows, cols)
+    assert np.array_equal(got, dense[rows, cols])
 
 
 def test_vector_hook_makes_distributed_vectors(graph) -> None:
