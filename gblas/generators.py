@@ -90,7 +90,14 @@ class _Keys:
     def matrix(self, device: Any) -> Matrix:
         keys = self.keys
         self.keys = np.empty(0, dtype=np.uint64)
-        return csr_of_keys(keys, self.n, self.n, self.bits, device)
+        return symmetric_graph(csr_of_keys(keys, self.n, self.n, self.bits, device))
+
+
+def symmetric_graph(A: Matrix) -> Matrix:
+    """``A``, known to be symmetric by construction (both directions of every edge): the
+    cached property spares the symmetry test and the transpose."""
+    A._props["symmetric_True"] = True
+    return A
 
 
 def csr_of_keys(keys: np.ndarray, nrows: int, ncols: int, bits: int, device: Any) -> Matrix:

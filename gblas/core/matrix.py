@@ -238,11 +238,16 @@ class Matrix(MatrixLike):
         return self._reps["csr"]
 
     def _csr_T(self) -> CSR:  # noqa: N802
-        """CSR of Aᵀ (cached: pull on A.T and push on A read it)."""
+        """CSR of Aᵀ (cached: pull on A.T and push on A read it). A matrix already known
+        to be symmetric (values too, or an iso one with a symmetric structure) is its own
+        transpose: no copy (a kron:26 transpose would not fit beside it on one H100)."""
         if "csr_T" not in self._reps:
             from ..formats import transpose_csr  # noqa: PLC0415
 
-            self._reps["csr_T"] = transpose_csr(self._csr())
+            csr = self._csr()
+            known = self._props.get("symmetric_False") or (
+                self._props.get("symmetric_True") and csr.iso)
+            self._reps["csr_T"] = csr if known else transpose_csr(csr)
         return self._reps["csr_T"]
 
     def _rep(self, name: str, transposed: bool = False, **params: Any) -> Any:

@@ -29,6 +29,7 @@ from ..generators import (
     csr_of_keys,
     kronecker_chunk,
     kronecker_setup,
+    symmetric_graph,
 )
 from .comm import Comm, world
 from .matrix import DistMatrix, from_edges
@@ -100,7 +101,7 @@ def kronecker_serial(scale: int, edge_factor: int = 16, a: float = 0.57, b: floa
                                             np.array([0, 1 << scale]))
     with ThreadPoolExecutor(host_threads()) as pool:
         keys, _ = keys_of(range(nchunks), pool)
-    return csr_of_keys(keys, n, n, bits, device)
+    return symmetric_graph(csr_of_keys(keys, n, n, bits, device))
 
 
 def kronecker(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
@@ -130,6 +131,8 @@ def kronecker(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.1
     del got
     keys -= np.uint64(layout.lo) << np.uint64(bits)  # local rows
     local = csr_of_keys(keys, layout.n_local, layout.n, bits, layout.local_device)
+    if comm.size == 1:  # the one block is the whole (symmetric) graph
+        symmetric_graph(local)
     return DistMatrix(local, layout, name=name or f"kron{scale}", symmetric=True)
 
 
