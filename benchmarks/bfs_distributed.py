@@ -113,7 +113,8 @@ def worker(args: argparse.Namespace) -> None:
         if "bfs" in args.algorithms:
             out["bfs"] = {"gteps": len(teps) / sum(1.0 / x for x in teps) / 1e9,
                           "median_ms": float(np.median(times)) * 1e3,
-                          "levels_median": float(np.median(depth))}
+                          "levels_median": float(np.median(depth)),
+                          "times_ms": [t * 1e3 for t in times], "sources": list(sources)}
         if comm.size == 1 and "bfs" in args.algorithms:
             # the same graph as a plain gblas Matrix: bfs() on it is the one-process
             # search (on a GPU the fused kernel), the baseline the processes must beat
@@ -128,7 +129,8 @@ def worker(args: argparse.Namespace) -> None:
                 teps.append(component_edges(levels_of[src]) / dt)
                 times.append(dt)
             out["bfs-matrix"] = {"gteps": len(teps) / sum(1.0 / x for x in teps) / 1e9,
-                                 "median_ms": float(np.median(times)) * 1e3}
+                                 "median_ms": float(np.median(times)) * 1e3,
+                                 "times_ms": [t * 1e3 for t in times]}
     if "sssp" in args.algorithms:
         runs = sources[:args.runs]
         sssp(A, runs[0])
