@@ -295,12 +295,40 @@ def vxm_expr(u: DistVector, M: Any, op: Any) -> DistExpression:  # noqa: N803
             return _shift_positional(res, sr, "pull", lay.lo)
         part = u.local.vxm(A._rows(transposed), sr).new(desc=desc)
         part = _shift_positional(part, sr, "push", lay.lo)
+        if lay.comm.size == 1:  # one process: its contributions are the whole product
+            return part
         idx, vals = part.to_coo(device=lay.local_device)
         got = route_to_owners(idx, [vals], lay, stats=lay.comm_stats)
-        return Vector.from_coo(got.idx, got.payload[0], out_type, size=lay.n_local,
-                               dup_op=sr.monoid, device=lay.local_device)
+        return combine_routed(got.idx, got.payload[0], out_type, lay.n_local, sr.monoid,
+                              lay.local_device)
 
     return DistExpression("vxm", 1, lay, out_type, local)
+
+
+def combine_routed(idx: Any, vals: Any, out_type: DataType, size: int, fold: Any,
+                   device: str) -> Vector:
+    """The contributions that arrived (local indices, any order, duplicates) folded by index
+    with the monoid ``fold``, in arrival order (``any``/``first`` keep the first to arrive,
+    as Vector.from_coo does). On a GPU :func:`fold_by_index` runs where the arrays are;
+    from_coo would build on the host."""
+    if device == "cpu":
+        return Vector.from_coo(idx, vals, out_type, size=size, dup_op=fold, device=device)
+    from ..formats.vector import VecData  # noqa: PLC0415
+
+    uniq, folded = fold_by_index(idx, vals, out_type, fold)
+    return Vector._from_data(VecData.sparse(size, out_type, uniq, folded).normalized(), device)
+
+
+def fold_by_index(idx: Any, vals: Any, out_type: DataType, fold: Any) -> tuple[Any, Any]:
+    """(sorted distinct indices, values folded with the monoid ``fold`` in input order): a
+    stable sort and a segmented reduction, on the arrays' device (NumPy or CuPy)."""
+    from ..backend import keys as E  # noqa: PLC0415
+
+    order = E.xp_of(idx).argsort(idx, kind="stable")
+    sidx = idx[order]
+    starts = E.run_starts(sidx)
+    return sidx[starts].astype(np.int64), E.segment_reduce(fold, vals[order], starts,
+                                                           out_type)
 
 
 def from_matrix(A: Matrix, layout: Layout, *, name: str | None = None) -> DistMatrix:  # noqa: N803

@@ -231,3 +231,21 @@ def test_index_lists_on_one_part(graph) -> None:
     with pytest.raises(InvalidValue, match="integers"):
         f[gd.DistArray.from_array(np.zeros(4), lay.comm)]
     assert "DistArray(size=4" in repr(gd.DistArray.from_array(np.zeros(4), lay.comm))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fold_by_index_is_from_coo(seed: int) -> None:
+    # the device combine of routed push contributions, run here on NumPy arrays, against
+    # the host builder it replaces on GPUs (duplicates folded in arrival order)
+    from gblas import BOOL, FP64, monoid  # noqa: PLC0415
+    from gblas.distributed.matrix import fold_by_index  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    for mon, dt in [(monoid.min, INT64), (monoid.plus, FP64), (monoid.any, INT64),
+                    (monoid.max, INT64), (monoid.lor, BOOL)]:
+        k = int(rng.integers(0, 60))
+        idx = rng.integers(0, 25, k)
+        vals = rng.integers(0, 9, k).astype(dt.np_type)
+        got = fold_by_index(idx, vals, dt, mon)
+        want = gb.Vector.from_coo(idx, vals, dt, size=25, dup_op=mon).to_coo()
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
