@@ -232,6 +232,8 @@ def _is_scalar_like(x: Any) -> bool:
 
     if isinstance(x, Scalar):
         return True
+    if hasattr(x, "_as_expression"):  # a collection: no scalar test (it raises and catches)
+        return False
     try:
         dtype_of_value(x)
     except DomainMismatch:
