@@ -87,7 +87,13 @@ def fused_cpu_bfs(A: Matrix, source: int, *, parents: bool, direction: str,  # n
         csr_t = csr  # never read, or A = Aᵀ in structure (cached property): pull reads A
     else:
         csr_t = A._csr_T()  # cached on A, as the level loop's A.T view builds it
-    bits, lv, pi, info = bfs_csr(csr.indptr, csr.indices, csr_t.indptr, csr_t.indices, source,
+    # 32-bit column ids from a matrix's second search on (a copy kept on its CSR, as the
+    # GPU pull keeps one): a graph searched once pays no copy
+    ind = csr.indices32(min_uses=2)
+    ind_t = ind if csr_t is csr else csr_t.indices32(min_uses=2)
+    if ind is None or ind_t is None:
+        ind, ind_t = csr.indices, csr_t.indices
+    bits, lv, pi, info = bfs_csr(csr.indptr, ind, csr_t.indptr, ind_t, source,
                                  parents=parents, direction=direction, alpha=alpha,
                                  beta1=beta1, beta2=beta2)
     n, reached = A.nrows, info["reached"]

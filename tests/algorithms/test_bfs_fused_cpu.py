@@ -91,6 +91,8 @@ def compare(A, source: int, direction: str = "auto", **kw) -> dict:  # noqa: N80
     lv2 = bfs(A, source, direction=direction, stats=s2, **kw)
     assert np.array_equal(dense(lv2, n), want)
     assert s2["directions"] == sf["directions"]
+    if A.format == "csr":  # from the second search on, the search reads 32-bit ids
+        assert A._csr().__dict__.get("_indices32") is not None
     return sf
 
 
@@ -100,11 +102,14 @@ def backend_paths(A, source: int, direction: str, parents: bool = True) -> None:
     c, t = A._csr(), A._csr_T()
     lo = ops_bfs(A, source, parents=parents, direction=direction)
     want_lv = dense(lo[0] if parents else lo, n)
-    for serial_edges, segment in ((0, None), (0, 1), (0, 3), (2**62, 2), (1, 5)):
-        bits, lv, pi, info = bfs_csr(c.indptr, c.indices, t.indptr, t.indices, source,
+    knobs = ((0, None), (0, 1), (0, 3), (2**62, 2), (1, 5))
+    for (serial_edges, segment), ids in zip(knobs * 2, [np.int64] * 5 + [np.int32] * 5,
+                                            strict=True):
+        bits, lv, pi, info = bfs_csr(c.indptr, c.indices.astype(ids), t.indptr,
+                                     t.indices.astype(ids), source,
                                      parents=parents, direction=direction,
                                      serial_edges=serial_edges, segment=segment)
-        assert np.array_equal(np.where(bits, lv, -1), want_lv), (serial_edges, segment)
+        assert np.array_equal(np.where(bits, lv, -1), want_lv), (serial_edges, segment, ids)
         assert info["reached"] == int(bits.sum())
         if parents:
             assert np.array_equal(np.where(bits, pi, -1), dense(lo[1], n))
