@@ -150,10 +150,10 @@ class DistUpdater:
                     f"the mask of a DistVector must be a DistVector of the same layout "
                     f"({parent.layout}, size {parent.size}), got {type(mp).__name__} "
                     f"on {mp.device}")
-            d = self.desc
-            structure = mask.structure or bool(d is not None and d.mask_structure)
-            complement = mask.complement != bool(d is not None and d.mask_complement)
-            self.local_mask = Mask(mp.local, structure=structure, complement=complement)
+            # the block of the mask as given: the descriptor's mask flags travel with the
+            # descriptor into the block's own operations, which apply them (once)
+            self.local_mask = Mask(mp.local, structure=mask.structure,
+                                   complement=mask.complement)
 
     def __lshift__(self, rhs: Any) -> None:
         self.update(rhs)

@@ -249,3 +249,39 @@ def test_fold_by_index_is_from_coo(seed: int) -> None:
         got = fold_by_index(idx, vals, dt, mon)
         want = gb.Vector.from_coo(idx, vals, dt, size=25, dup_op=mon).to_coo()
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize("flags", [dict(mask_complement=True), dict(mask_structure=True),
+                                   dict(mask_complement=True, mask_structure=True)])
+def test_descriptor_mask_flags_apply_once(flags) -> None:
+    # a descriptor's mask_complement / mask_structure on a DistVector output, as on one
+    # process (they were applied twice: once to the block of the mask, once by the block's
+    # own write)
+    from gblas import Descriptor, semiring  # noqa: PLC0415
+
+    comm = gd.local_comm()
+    A = gd.kronecker(8, comm=comm)  # noqa: N806
+    lay, n = A.layout, A.nrows
+    rng = np.random.default_rng(3)
+    xd = np.zeros(n, np.int64)
+    xd[rng.choice(n, 30, replace=False)] = 1
+    md = np.zeros(n, np.int64)
+    md[rng.choice(n, 100, replace=False)] = rng.integers(0, 2, 100)  # values 0 and 1
+    x, m = gb.Vector.from_dense(xd, missing_value=0), gb.Vector.from_dense(md, missing_value=-1)
+    dx = gb.Vector.from_dense(xd, missing_value=0, device=lay)
+    dm = gb.Vector.from_dense(md, missing_value=-1, device=lay)
+    d = Descriptor(**flags)
+    cases = [
+        (lambda o: o(m.V, desc=d) << A.local.mxv(x, semiring.plus_times),
+         lambda o: o(dm.V, desc=d) << A.mxv(dx, semiring.plus_times)),
+        (lambda o: o(m.V, desc=d) << x.vxm(A.local, semiring.plus_times),
+         lambda o: o(dm.V, desc=d) << dx.vxm(A, semiring.plus_times)),
+        (lambda o: o(m.V, desc=d) << 7, lambda o: o(dm.V, desc=d) << 7),
+    ]
+    for ref_op, dist_op in cases:
+        ref, out = gb.Vector(INT64, n), gb.Vector(INT64, n, device=lay)
+        ref[0] << 1
+        out[0] << 1
+        ref_op(ref)
+        dist_op(out)
+        assert out.gather().isequal(ref), flags
