@@ -293,10 +293,12 @@ def vxm_expr(u: DistVector, M: Any, op: Any) -> DistExpression:  # noqa: N803
             full = gather_full(u.local, lay, values=sr.uses_left, stats=lay.comm_stats)
             res = full.vxm(A._rows(not transposed).T, sr).new(mask=mask, desc=desc)
             return _shift_positional(res, sr, "pull", lay.lo)
+        if lay.comm.size == 1:  # one process: its product is the whole one, and the
+            # output's mask (all of it) can filter the push as it runs
+            part = u.local.vxm(A._rows(transposed), sr).new(mask=mask, desc=desc)
+            return _shift_positional(part, sr, "push", lay.lo)
         part = u.local.vxm(A._rows(transposed), sr).new(desc=desc)
         part = _shift_positional(part, sr, "push", lay.lo)
-        if lay.comm.size == 1:  # one process: its contributions are the whole product
-            return part
         idx, vals = part.to_coo(device=lay.local_device)
         got = route_to_owners(idx, [vals], lay, stats=lay.comm_stats)
         return combine_routed(got.idx, got.payload[0], out_type, lay.n_local, sr.monoid,
