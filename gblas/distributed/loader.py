@@ -61,6 +61,8 @@ def _chunk_keys(scale: int, edge_factor: int, a: float, b: float, c: float, seed
     sh = np.uint64(bits)
     nparts = offsets.shape[0] - 1
     bounds = offsets.astype(np.uint64) << sh  # owner p holds keys in [bounds[p], bounds[p+1])
+    # owners as 16-bit keys while they fit: NumPy's stable sort of those is a radix sort
+    owner_dt = np.int16 if nparts <= np.iinfo(np.int16).max else np.int32
 
     def one_chunk(ch: int) -> tuple[np.ndarray, np.ndarray]:
         k = min(_CHUNK, m - ch * _CHUNK)
@@ -74,7 +76,7 @@ def _chunk_keys(scale: int, edge_factor: int, a: float, b: float, c: float, seed
         keys = np.concatenate([(i << sh) | j, (j << sh) | i])
         if nparts == 1:
             return keys, np.array([keys.shape[0]], dtype=np.int64)
-        owner = (np.searchsorted(bounds, keys, side="right") - 1).astype(np.int16)
+        owner = (np.searchsorted(bounds, keys, side="right") - 1).astype(owner_dt)
         return keys[np.argsort(owner, kind="stable")], np.bincount(owner, minlength=nparts)
 
     def keys_of(chunks: range, pool: ThreadPoolExecutor) -> tuple[np.ndarray, np.ndarray]:
