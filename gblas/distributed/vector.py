@@ -54,6 +54,8 @@ def fold_scalars(values: list[Any], op: Monoid, dtype: DataType, device: str) ->
     present = [v for v in values if v is not None]
     if not present:
         return Scalar(dtype, device=device)
+    if len(present) == 1:  # one part (one process, or the others empty): nothing to fold
+        return Scalar.from_value(present[0], dtype, device=device)
     vec = Vector.from_coo(np.arange(len(present)), np.asarray(present, dtype=dtype.np_type),
                           dtype, size=len(present), device=device)
     return vec.reduce(op).new()
