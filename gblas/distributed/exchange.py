@@ -131,10 +131,7 @@ def route_entries(rows: Any, cols: Any, vals: Any, layout: Layout
     Host arrays through MPI: graphs are built on the host, then moved to the device."""
     if layout.comm.size == 1:  # the one process owns every row
         return rows, cols, vals
-    owners = layout.part.owner(rows)
-    if layout.comm.size <= np.iinfo(np.int16).max:  # NumPy's stable sort of 16-bit keys
-        owners = owners.astype(np.int16)             # is a radix sort
-    order = np.argsort(owners, kind="stable")
+    order = layout.part.order_by_owner(layout.part.owner(rows))
     payload = [cols[order].astype(_index_dtype(layout.n))]
     if vals is not None:
         payload.append(vals[order])

@@ -234,8 +234,7 @@ def assign(out: DistVector, index: DistArray, value: Any, mask: Mask | None,
     if accum is not None:  # the accumulator's types, checked on every process alike
         accum.domain(out.dtype, out.dtype if u is None else u.dtype)
     pos = index.local
-    xp = xp_of(pos)
-    order = xp.argsort(lay.part.owner(pos), kind="stable")
+    order = lay.part.order_by_owner(lay.part.owner(pos))
     payload: list[Any] = []
     with_bits = False
     if u is not None:

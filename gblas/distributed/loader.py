@@ -33,7 +33,7 @@ from ..generators import (
 )
 from .comm import Comm, world
 from .matrix import DistMatrix, from_edges
-from .partition import Layout
+from .partition import BlockPartition, Layout
 
 _BATCH_CHUNKS = 32  # chunks drawn between two all-to-alls (bounds the memory in flight)
 
@@ -47,10 +47,10 @@ def host_threads() -> int:
 
 
 def _chunk_keys(scale: int, edge_factor: int, a: float, b: float, c: float, seed: int,
-                noise: float, offsets: np.ndarray) -> Any:
+                noise: float, part: BlockPartition) -> Any:
     """(n, number of chunks, bits, keys). ``keys(chunks, pool)`` gives the keys
     ``row << bits | col`` of both directions of the edges of those chunks (self-loops
-    dropped), grouped by the owner of their row (``offsets``: the row partition), and how
+    dropped), grouped by the owner of their row (``part``: the row partition), and how
     many go to each owner.
 
     Each chunk has its own stream, so the pool's threads draw and group chunks side by
@@ -59,10 +59,9 @@ def _chunk_keys(scale: int, edge_factor: int, a: float, b: float, c: float, seed
     n, m, t, perm = kronecker_setup(scale, edge_factor, a, b, c, noise, _rng(seed))
     bits = max(1, (n - 1).bit_length())
     sh = np.uint64(bits)
-    nparts = offsets.shape[0] - 1
-    bounds = offsets.astype(np.uint64) << sh  # owner p holds keys in [bounds[p], bounds[p+1])
-    # owners as 16-bit keys while they fit: NumPy's stable sort of those is a radix sort
-    owner_dt = np.int16 if nparts <= np.iinfo(np.int16).max else np.int32
+    nparts = part.nparts
+    # owner p holds the keys in [bounds[p], bounds[p + 1])
+    bounds = part.offsets.astype(np.uint64) << sh
 
     def one_chunk(ch: int) -> tuple[np.ndarray, np.ndarray]:
         k = min(_CHUNK, m - ch * _CHUNK)
@@ -76,8 +75,8 @@ def _chunk_keys(scale: int, edge_factor: int, a: float, b: float, c: float, seed
         keys = np.concatenate([(i << sh) | j, (j << sh) | i])
         if nparts == 1:
             return keys, np.array([keys.shape[0]], dtype=np.int64)
-        owner = (np.searchsorted(bounds, keys, side="right") - 1).astype(owner_dt)
-        return keys[np.argsort(owner, kind="stable")], np.bincount(owner, minlength=nparts)
+        owner = np.searchsorted(bounds, keys, side="right") - 1
+        return keys[part.order_by_owner(owner)], np.bincount(owner, minlength=nparts)
 
     def keys_of(chunks: range, pool: ThreadPoolExecutor) -> tuple[np.ndarray, np.ndarray]:
         parts = list(pool.map(one_chunk, chunks))
@@ -100,7 +99,7 @@ def kronecker_serial(scale: int, edge_factor: int = 16, a: float = 0.57, b: floa
     """In one process, the graph :func:`kronecker` builds over any number of processes."""
     scale, edge_factor = check_kronecker(scale, edge_factor, a, b, c, noise)
     n, nchunks, bits, keys_of = _chunk_keys(scale, edge_factor, a, b, c, seed, noise,
-                                            np.array([0, 1 << scale]))
+                                            BlockPartition(1 << scale, 1))
     with ThreadPoolExecutor(host_threads()) as pool:
         keys, _ = keys_of(range(nchunks), pool)
     return symmetric_graph(csr_of_keys(keys, n, n, bits, device))
@@ -117,7 +116,7 @@ def kronecker(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.1
     comm = world() if comm is None else comm
     layout = Layout(comm, 1 << scale)
     n, nchunks, bits, keys_of = _chunk_keys(scale, edge_factor, a, b, c, seed, noise,
-                                            layout.part.offsets)
+                                            layout.part)
     first, last = (comm.rank * nchunks) // comm.size, ((comm.rank + 1) * nchunks) // comm.size
     # every process runs the same number of batches (the all-to-all is collective)
     nbatches = -(-max(-(-nchunks // comm.size), 1) // _BATCH_CHUNKS)

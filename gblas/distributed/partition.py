@@ -36,6 +36,14 @@ class BlockPartition:
             return cupy.searchsorted(cupy.asarray(self.offsets), idx, side="right") - 1
         return np.searchsorted(self.offsets, idx, side="right") - 1
 
+    def order_by_owner(self, owners: Any) -> Any:
+        """A stable order of the entries whose parts are ``owners`` that groups them by
+        part, in rank order. On the host the parts are sorted as 16-bit keys while they fit:
+        NumPy's stable sort of those is a radix sort, one of int64 a merge sort."""
+        if isinstance(owners, np.ndarray) and self.nparts <= np.iinfo(np.int16).max:
+            owners = owners.astype(np.int16)
+        return owners.argsort(kind="stable")
+
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, BlockPartition) and other.n == self.n
                 and other.nparts == self.nparts)
