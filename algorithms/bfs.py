@@ -128,6 +128,17 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
     beta2 = config.get("bfs_beta2") if beta2 is None else beta2
     if direction not in ("auto", "push", "pull"):
         raise InvalidValue(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
+    if getattr(A.device, "distributed", False):  # a DistMatrix: local kernels + collectives
+        from gblas.distributed import bfs_levels  # noqa: PLC0415
+
+        if bfs_levels.applies(A, parents, alpha, beta1, beta2):
+            lv, pi, info = bfs_levels.dist_bfs(A, src, parents=parents, direction=direction,
+                                               alpha=alpha, beta1=beta1, beta2=beta2)
+            if stats is not None:
+                stats.update(levels=info["levels"], directions=info["directions"],
+                             kernels=[info["kernel"]], reached=info["reached"],
+                             host_syncs=info["host_syncs"])
+            return (lv, pi) if parents else lv
     method = config.get("bfs_gpu")  # "fused" / "levels": the whole search in gblas.cuda
     if A.device != "cpu" and method != "ops":
         from gblas import cuda  # noqa: PLC0415

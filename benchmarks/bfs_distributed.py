@@ -14,6 +14,11 @@ the whole graph) and runs the algorithms of ``--algorithms`` after one warm-up c
 * ``bfs``: gblas.algorithms.bfs from ``--sources`` random non-isolated roots, validated
   with gblas.distributed.validate_bfs. GTEPS as Graph500 counts them: the undirected edges
   of the searched component over the time of the search, harmonic mean over the roots.
+  On a DistMatrix ``bfs()`` runs gblas.distributed.bfs_levels (a level = local kernels and
+  fixed-size collectives); at P=1 the row ``bfs-matrix`` is ``bfs()`` on the process's
+  block as a plain gblas Matrix (on a GPU the one-GPU fused kernel): the baseline.
+* ``bfs-ops``: the same search as the GraphBLAS level loop on the DistMatrix (config
+  ``bfs_gpu``/``bfs_cpu`` = ``"ops"``), from the first ``--runs`` roots.
 * ``sssp``: gblas.algorithms.sssp from the first ``--runs`` roots; the graph is unweighted,
   so the distances must equal the BFS levels. GTEPS: the component's edges, as for BFS.
 * ``cc``: gblas.algorithms.connected_components (FastSV), ``--runs`` times; the labels are
@@ -47,7 +52,7 @@ from typing import Any
 import common
 
 HERE = Path(__file__).resolve()
-ALGORITHMS = ("bfs", "cc", "sssp", "pagerank")
+ALGORITHMS = ("bfs", "bfs-ops", "cc", "sssp", "pagerank")
 
 
 def _timed(comm: Any, device: str, fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -136,6 +141,22 @@ def worker(args: argparse.Namespace) -> None:
                 teps.append(component_edges(levels_of[src]) / dt)
                 times.append(dt)
             out["bfs-matrix"] = _searches(teps, times)
+    if "bfs-ops" in args.algorithms:
+        from gblas import config  # noqa: PLC0415
+
+        with config.override(bfs_cpu="ops", bfs_gpu="ops"):
+            bfs(A, sources[0], parents=args.parents)
+            teps, times = [], []
+            for src in sources[:args.runs]:
+                dt, res = _timed(comm, dev, lambda s=src: bfs(A, s, parents=args.parents))
+                lv = res[0] if args.parents else res
+                if args.validate:
+                    gd.validate_bfs(A, src, lv, res[1] if args.parents else None)
+                    if src in levels_of and not lv.isequal(levels_of[src]):
+                        raise SystemExit(f"bfs-ops from {src}: other levels than bfs")
+                teps.append(component_edges(lv) / dt)
+                times.append(dt)
+        out["bfs-ops"] = _searches(teps, times)
     if "sssp" in args.algorithms:
         runs = sources[:args.runs]
         sssp(A, runs[0])

@@ -118,25 +118,43 @@ class Comm:
         self.mpi.Allgatherv(_buf(send), [_buf(out), counts])
         return out, counts
 
+    def allgather_equal(self, arr: Any) -> Any:
+        """Every process's 1-D ``arr``, all of one size known to every process (no sizes are
+        exchanged), concatenated in rank order."""
+        if _is_device_array(arr) and self._nccl is not None:
+            return self._nccl.allgather_equal(arr)
+        if self.size == 1:
+            return arr.copy()
+        send = np.ascontiguousarray(arr)
+        out = np.empty(send.shape[0] * self.size, dtype=send.dtype)
+        self.mpi.Allgather(_buf(send), _buf(out))
+        return out
+
     def alltoallv(self, arr: Any, send_counts: Sequence[int],
-                  recv_counts: Sequence[int] | None = None) -> tuple[Any, list[int]]:
+                  recv_counts: Sequence[int] | None = None, *,
+                  send_offsets: Sequence[int] | None = None) -> tuple[Any, list[int]]:
         """Send ``arr[offsets[p]:offsets[p+1]]`` to process p (parts in rank order);
         returns what arrived, in rank order of the senders, and the received sizes.
         ``recv_counts``: the sizes this process receives when already known (a second
-        array beside the first, a reply), which saves the exchange of the counts."""
+        array beside the first, a reply), which saves the exchange of the counts.
+        ``send_offsets``: where each process's part starts in ``arr`` when the parts are
+        not consecutive (they may overlap), instead of the running sum of the counts."""
         send_counts = [int(c) for c in send_counts]
-        if len(send_counts) != self.size:
-            raise InvalidValue(f"alltoallv needs one count per process ({self.size}), got "
-                               f"{len(send_counts)}")
+        if len(send_counts) != self.size or (send_offsets is not None
+                                             and len(send_offsets) != self.size):
+            raise InvalidValue(f"alltoallv needs one count (and offset) per process "
+                               f"({self.size}), got {len(send_counts)}")
         recv_counts = (self.alltoall_counts(send_counts) if recv_counts is None
                        else [int(c) for c in recv_counts])
+        soff = (np.concatenate([[0], np.cumsum(send_counts)[:-1]]) if send_offsets is None
+                else np.asarray(send_offsets)).astype(np.int64)
         if _is_device_array(arr) and self._nccl is not None:
-            return self._nccl.alltoallv(arr, send_counts, recv_counts), recv_counts
+            return self._nccl.alltoallv(arr, send_counts, recv_counts, soff), recv_counts
         if self.size == 1:
-            return arr.copy(), recv_counts
+            return arr[int(soff[0]):int(soff[0]) + send_counts[0]].copy(), recv_counts
         send = np.ascontiguousarray(arr)
         out = np.empty(sum(recv_counts), dtype=send.dtype)
-        self.mpi.Alltoallv([_buf(send), send_counts], [_buf(out), recv_counts])
+        self.mpi.Alltoallv([_buf(send), (send_counts, soff.tolist())], [_buf(out), recv_counts])
         return out, recv_counts
 
     def alltoall_counts(self, send_counts: Sequence[int]) -> list[int]:
@@ -206,11 +224,19 @@ class _NcclGroup:
         parts = [padded[p * width:p * width + c] for p, c in enumerate(counts)]
         return cp.concatenate(parts) if parts else padded[:0]
 
-    def alltoallv(self, arr: Any, send_counts: list[int], recv_counts: list[int]) -> Any:
+    def allgather_equal(self, arr: Any) -> Any:
+        send = self.cp.ascontiguousarray(arr)
+        out = self.cp.empty(send.shape[0] * self.comm.size, dtype=send.dtype)
+        if send.shape[0]:
+            self.nc.allGather(send.data.ptr, out.data.ptr, send.shape[0], self._type(send),
+                              self._stream())
+        return out
+
+    def alltoallv(self, arr: Any, send_counts: list[int], recv_counts: list[int],
+                  soff: np.ndarray) -> Any:
         cp = self.cp
         send = cp.ascontiguousarray(arr)
         out = cp.empty(sum(recv_counts), dtype=send.dtype)
-        soff = np.concatenate([[0], np.cumsum(send_counts)]).astype(np.int64)
         roff = np.concatenate([[0], np.cumsum(recv_counts)]).astype(np.int64)
         dt, stream, item = self._type(send), self._stream(), send.itemsize
         self.nccl.groupStart()

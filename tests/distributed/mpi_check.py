@@ -36,15 +36,38 @@ def check_bfs(comm: gd.Comm) -> None:
     assert A.gather().to("cpu").isequal(S), "the union of the parts is not the serial graph"
     assert A.nvals == S.nvals
     rng = np.random.default_rng(1)
-    for src in rng.choice(S.nrows, 3, replace=False).tolist():
-        for direction in ("auto", "push", "pull"):
-            lv, pi = bfs(A, src, parents=True, direction=direction)
-            rl, rp = _serial_bfs(S, src, parents=True, direction=direction)
-            assert lv.gather().to("cpu").isequal(rl), f"levels differ from {src} ({direction})"
-            assert pi.gather().to("cpu").isequal(rp), f"parents differ from {src} ({direction})"
-            gd.validate_bfs(A, src, lv, pi)
-            validate_bfs(S, src, lv.gather().to("cpu"), pi.gather().to("cpu"))
-            assert bfs(A, src, direction=direction).gather().to("cpu").isequal(rl)
+    # "fused": the level loop of local kernels and fixed-size collectives
+    # (gblas.distributed.bfs_levels); "ops": the GraphBLAS level loop on DistMatrix
+    for method in ("fused", "ops"):
+        with gb.config.override(bfs_cpu=method, bfs_gpu=method):
+            for src in rng.choice(S.nrows, 3, replace=False).tolist():
+                for direction in ("auto", "push", "pull"):
+                    stats: dict = {}
+                    lv, pi = bfs(A, src, parents=True, direction=direction, stats=stats)
+                    ref: dict = {}
+                    rl, rp = _serial_bfs(S, src, parents=True, direction=direction, stats=ref)
+                    what = f"from {src} ({direction}, {method})"
+                    assert lv.gather().to("cpu").isequal(rl), f"levels differ {what}"
+                    assert pi.gather().to("cpu").isequal(rp), f"parents differ {what}"
+                    assert stats["directions"] == ref["directions"], what
+                    assert stats["levels"] == ref["levels"], what
+                    assert (stats["kernels"] == ["dist_bfs_levels"]) == (method == "fused")
+                    gd.validate_bfs(A, src, lv, pi)
+                    validate_bfs(S, src, lv.gather().to("cpu"), pi.gather().to("cpu"))
+                    assert bfs(A, src, direction=direction).gather().to("cpu").isequal(rl)
+    # a vertex of no edges as the source, and a graph whose blocks are shorter than a
+    # bitmap word (P > 1 processes share words)
+    for n in (5, 70):
+        rows = np.arange(n - 2)  # a directed path; vertex n - 1 has no edges
+        S = gb.Matrix.from_coo(rows, rows + 1, True, nrows=n, ncols=n)  # noqa: N806
+        A = gd.from_matrix(S, gd.Layout(comm, n))  # noqa: N806
+        for src in (0, n - 1, n // 2):
+            for direction in ("auto", "push", "pull"):
+                lv, pi = bfs(A, src, parents=True, direction=direction)
+                rl, rp = _serial_bfs(S, src, parents=True, direction=direction)
+                what = f"path of {n}, from {src} ({direction})"
+                assert lv.gather().to("cpu").isequal(rl), what
+                assert pi.gather().to("cpu").isequal(rp), what
 
 
 def check_algorithms(comm: gd.Comm) -> None:

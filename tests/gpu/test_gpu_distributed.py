@@ -50,6 +50,29 @@ def test_bfs_on_device_equals_cpu() -> None:
         validate_bfs(S, 1, lv.gather().to("cpu"), pi.gather().to("cpu"))
 
 
+def test_level_kernels_equal_one_gpu_search() -> None:
+    """gblas.distributed.bfs_levels (the default for a DistMatrix) against the one-GPU
+    fused search on the same rows as a plain Matrix: levels, parents and directions; the
+    graph has hubs (out-degree >= 256: expanded in chunks) and the level loop of GraphBLAS
+    operations (config "ops") agrees as well."""
+    comm = _nccl_comm()
+    A = gd.kronecker(14, comm=comm)  # noqa: N806
+    M = A.local  # noqa: N806 - one process: its block is the whole matrix
+    assert int(M.out_degree().reduce(gb.monoid.max).new().value) >= 1024
+    for src in (1, 77, 4000):
+        for direction in ("auto", "push", "pull"):
+            st: dict = {}
+            lv, pi = bfs(A, src, parents=True, direction=direction, stats=st)
+            assert st["kernels"] == ["dist_bfs_levels"]
+            ref: dict = {}
+            rl, rp = bfs(M, src, parents=True, direction=direction, stats=ref)
+            assert lv.local.isequal(rl) and pi.local.isequal(rp), (src, direction)
+            assert st["directions"] == ref["directions"] and st["levels"] == ref["levels"]
+            with gb.config.override(bfs_gpu="ops"):
+                ol, op = bfs(A, src, parents=True, direction=direction)
+            assert ol.isequal(lv) and op.isequal(pi)
+
+
 def test_two_gpus_two_processes() -> None:
     import importlib.util  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415

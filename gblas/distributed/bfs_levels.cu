@@ -1,0 +1,231 @@
+// The distributed direction-optimising BFS, one process's share of a level (CuPy RawModule).
+// gblas/distributed/bfs_levels.py drives it: per level, these kernels on the process's rows
+// and NCCL collectives between them; docs/distributed.md has the design and byte counts.
+//
+// Process p owns the vertices lo <= v < hi (1D block partition). State on its GPU:
+//   lvl[i], par[i]  int32, i = v - lo: the level (-1 = not reached) and parent of its vertices;
+//   vis             the visited bitmap of ALL n vertices (bit v of word v >> 5), the same on
+//                   every process: exactly the vertices of level <= k - 1 while level k runs;
+//   queue, chunks   its own vertices found at the last level, to expand if the next level
+//                   pushes: out-degree < DB_BIG in the queue (local ids), bigger ones as
+//                   chunks of DB_CHUNK edges (i << 32 | chunk), so that no warp walks a hub;
+//   cnt[2][4]       per level parity: {found, out-edges of the found, queue, chunks}.
+//
+// A level k:
+//   push  dbfs_expand marks every unvisited neighbour of the queued vertices in `touched`
+//         (a bitmap of all n vertices); the words of each owner's block go to that owner
+//         (NCCL send/recv), which ORs them in dbfs_claim: its candidates;
+//   pull  every unvisited vertex of the block is a candidate;
+//   dbfs_claim scans each candidate's in-row (rows sorted) up to the first in-neighbour in
+//   vis: that neighbour is on level k - 1 (an unvisited vertex has no visited in-neighbour
+//   further up), so it is the smallest parent one level up, the parent of the one-process
+//   search. It writes lvl, par, the block's words of the new frontier (global bit order,
+//   one warp a word: plain stores), the queue and chunks, and the counts;
+//   the new words are all-gathered (NCCL) and dbfs_unpack ORs every process's words into
+//   vis; the counts are all-reduced and read by the host, which takes the next direction
+//   (LAGraph's rule, gblas.backend.bfs_rule).
+// Every loop is grid-stride (warp-strided where a warp cooperates): correct for any grid.
+
+#define DB_FULL 0xffffffffu
+#define DB_BIG 256      // out-degree from which a vertex is expanded in chunks
+#define DB_CHUNK 1024   // edges per chunk
+#define DB_SERIAL 8     // in-row entries a lane checks alone before its warp helps
+
+__device__ __forceinline__ bool db_seen(const unsigned* __restrict__ vis, long long u) {
+  return (__ldg(&vis[u >> 5]) >> (u & 31)) & 1u;
+}
+
+__device__ __forceinline__ void db_mark(const unsigned* __restrict__ vis, unsigned* touched,
+                                        long long v) {
+  if (db_seen(vis, v)) return;
+  const unsigned b = 1u << (v & 31);
+  if (!(__ldcg(&touched[v >> 5]) & b)) atomicOr(&touched[v >> 5], b);
+}
+
+// Level 0: lvl = -1, vis = {source}, both counter slots zero; the source's owner records it
+// (level 0, its own parent) and queues it (slot 0) for level 1.
+extern "C" __global__ void dbfs_start(const long long* __restrict__ a_ptr, long long lo,
+                                      long long hi, long long nwords, long long source,
+                                      int* lvl, int* par, unsigned* vis, int* queue,
+                                      long long* chunks, unsigned long long* cnt) {
+  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long nth = (long long)gridDim.x * blockDim.x;
+  for (long long i = tid; i < hi - lo; i += nth) lvl[i] = -1;
+  for (long long w = tid; w < nwords; w += nth)
+    vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
+  if (tid < 8) cnt[tid] = 0ULL;
+  __syncthreads();  // block 0's clear of cnt before its thread 0 writes slot 0
+  if (tid == 0 && source >= lo && source < hi) {
+    const long long i = source - lo;
+    lvl[i] = 0;
+    par[i] = (int)source;
+    const long long d = a_ptr[i + 1] - a_ptr[i];
+    cnt[0] = 1ULL;
+    cnt[1] = (unsigned long long)d;
+    if (d < DB_BIG) {
+      queue[0] = (int)i;
+      cnt[2] = 1ULL;
+    } else {
+      const long long nch = (d + DB_CHUNK - 1) / DB_CHUNK;
+      for (long long j = 0; j < nch; ++j) chunks[j] = (i << 32) | j;
+      cnt[3] = (unsigned long long)nch;
+    }
+  }
+}
+
+// Push: mark the unvisited out-neighbours of the last level's vertices in `touched` (global
+// ids). Chunks of big vertices, then the queue, a warp each, the lanes over the edges.
+extern "C" __global__ void dbfs_expand(const long long* __restrict__ a_ptr,
+                                       const int* __restrict__ a_idx,
+                                       const int* __restrict__ queue,
+                                       const long long* __restrict__ chunks,
+                                       const unsigned long long* __restrict__ cnt,
+                                       const unsigned* __restrict__ vis, unsigned* touched) {
+  const int lane = threadIdx.x & 31;
+  const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+  const long long nq = (long long)cnt[2], nch = (long long)cnt[3];
+  for (long long c = gwarp; c < nch; c += nwarps) {
+    const long long o = chunks[c];
+    const long long i = o >> 32;
+    const long long s = a_ptr[i] + (o & 0xffffffffLL) * DB_CHUNK;
+    const long long e = min(s + (long long)DB_CHUNK, a_ptr[i + 1]);
+    for (long long p = s + lane; p < e; p += 32) db_mark(vis, touched, a_idx[p]);
+  }
+  for (long long j = gwarp; j < nq; j += nwarps) {
+    const long long i = queue[j];
+    const long long e = a_ptr[i + 1];
+    for (long long p = a_ptr[i] + lane; p < e; p += 32) db_mark(vis, touched, a_idx[p]);
+  }
+}
+
+// Claim level k over the block's words (warp w: global word (lo >> 5) + w, lane = bit).
+// Candidates: push, the touched bits of the nparts received copies of the block's words
+// (cand[p * span + w]); pull, every unvisited vertex. A lane scans its candidate's first
+// DB_SERIAL in-row entries alone, then the whole warp takes the rest of a longer row (32
+// entries a step; the ballot's lowest lane is the first hit in row order).
+extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
+                                      const int* __restrict__ t_idx,
+                                      const long long* __restrict__ a_ptr, long long lo,
+                                      long long hi, long long span, int k, int push,
+                                      const unsigned* __restrict__ vis,
+                                      const unsigned* __restrict__ cand, int nparts, int* lvl,
+                                      int* par, unsigned* newbits, int* q_out,
+                                      long long* ch_out, unsigned long long* cnt) {
+  const int lane = threadIdx.x & 31;
+  const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+  const long long w0 = lo >> 5;
+  unsigned long long nfound = 0, fedges = 0;
+  for (long long w = gwarp; w < span; w += nwarps) {
+    const long long v = (w0 + w) * 32 + lane;
+    const long long i = v - lo;
+    bool todo = v >= lo && v < hi;
+    if (push) {
+      unsigned c = 0;
+      for (int p = 0; p < nparts; ++p) c |= __ldg(&cand[p * span + w]);
+      todo = todo && ((c >> lane) & 1u);
+    }
+    if (todo) todo = lvl[i] < 0;
+    long long s = 0, e = 0;
+    if (todo) {
+      s = t_ptr[i];
+      e = t_ptr[i + 1];
+    }
+    int found = -1;
+    const long long head = min(e, s + (long long)DB_SERIAL);
+    for (long long p = s; p < head; ++p) {
+      const int u = t_idx[p];
+      if (db_seen(vis, u)) {
+        found = u;
+        break;
+      }
+    }
+    bool coop = todo && found < 0 && head < e;
+    unsigned b;
+    while ((b = __ballot_sync(DB_FULL, coop)) != 0) {  // the rest of a long row: whole warp
+      const int ld = __ffs(b) - 1;
+      const long long ss = __shfl_sync(DB_FULL, head, ld);
+      const long long ee = __shfl_sync(DB_FULL, e, ld);
+      int hit = -1;
+      for (long long p0 = ss; p0 < ee; p0 += 32) {
+        const long long p = p0 + lane;
+        int u = 0;
+        bool h = false;
+        if (p < ee) {
+          u = t_idx[p];
+          h = db_seen(vis, u);
+        }
+        const unsigned hb = __ballot_sync(DB_FULL, h);
+        if (hb) {
+          hit = __shfl_sync(DB_FULL, u, __ffs(hb) - 1);
+          break;
+        }
+      }
+      if (lane == ld) {
+        found = hit;
+        coop = false;
+      }
+    }
+    const bool got = found >= 0;
+    const unsigned fmask = __ballot_sync(DB_FULL, got);
+    if (lane == 0) newbits[w] = fmask;
+    long long deg = 0;
+    if (got) {
+      lvl[i] = k;
+      par[i] = found;
+      deg = a_ptr[i + 1] - a_ptr[i];
+      ++nfound;
+      fedges += (unsigned long long)deg;
+      if (deg >= DB_BIG) {
+        const long long nch = (deg + DB_CHUNK - 1) / DB_CHUNK;
+        const unsigned long long at = atomicAdd(cnt + 3, (unsigned long long)nch);
+        for (long long j = 0; j < nch; ++j) ch_out[at + j] = (i << 32) | j;
+      }
+    }
+    const unsigned qm = __ballot_sync(DB_FULL, got && deg < DB_BIG);
+    if (qm) {  // one atomic a warp for its queued vertices
+      unsigned long long at = 0;
+      if (lane == 0) at = atomicAdd(cnt + 2, (unsigned long long)__popc(qm));
+      at = __shfl_sync(DB_FULL, at, 0);
+      if ((qm >> lane) & 1u) q_out[at + __popc(qm & ((1u << lane) - 1u))] = (int)i;
+    }
+  }
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {
+    nfound += __shfl_xor_sync(DB_FULL, nfound, off);
+    fedges += __shfl_xor_sync(DB_FULL, fedges, off);
+  }
+  if (lane == 0 && nfound) {
+    atomicAdd(cnt, nfound);
+    atomicAdd(cnt + 1, fedges);
+  }
+}
+
+// vis |= every process's new frontier words. gathered[p * wmax + j] is word
+// (offsets[p] >> 5) + j of process p's block (bits outside the block zero); a global word
+// takes the words of the blocks that overlap it (two at a block boundary). Also clears the
+// counter slot of the next level (`clear`, 4 words: read last by this level's expand).
+extern "C" __global__ void dbfs_unpack(const unsigned* __restrict__ gathered, long long wmax,
+                                       const long long* __restrict__ offsets, int nparts,
+                                       long long n, unsigned* vis, unsigned long long* clear) {
+  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long nth = (long long)gridDim.x * blockDim.x;
+  const long long nwords = (n + 31) >> 5;
+  for (long long w = tid; w < nwords; w += nth) {
+    const long long first = w << 5, last = min(first + 32, n);
+    int lo_p = 0, hi_p = nparts - 1;  // the last part starting at or before `first`
+    while (lo_p < hi_p) {
+      const int mid = (lo_p + hi_p + 1) >> 1;
+      if (offsets[mid] <= first) lo_p = mid;
+      else hi_p = mid - 1;
+    }
+    unsigned bits = 0;
+    for (int p = lo_p; p < nparts && offsets[p] < last; ++p) {
+      if (offsets[p + 1] > first && offsets[p + 1] > offsets[p])
+        bits |= __ldg(&gathered[p * wmax + (w - (offsets[p] >> 5))]);
+    }
+    if (bits) vis[w] |= bits;
+  }
+  if (tid < 4) clear[tid] = 0ULL;
+}

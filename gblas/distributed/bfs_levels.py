@@ -1,0 +1,243 @@
+"""The distributed direction-optimising BFS as a level loop of local kernels and collectives.
+
+``dist_bfs(A, source, ...)`` searches a DistMatrix with the levels, parents and directions
+of the one-process search (``gblas.algorithms.bfs``), but where the GraphBLAS level loop
+runs about ten distributed operations a level, each with its own host reads and exchanges
+(2.5-2.8 ms a level on two H100s, docs/distributed.md), a level here is three kernels on
+the process's rows and three collectives of fixed size:
+
+* push (top-down): ``expand`` marks the unvisited out-neighbours of the process's frontier
+  vertices in a bitmap of all n vertices; each owner receives its block's words from every
+  process (one all-to-all: NCCL send/recv between GPUs, MPI between CPU processes);
+* ``claim``: every candidate of the block (push: a received bit; pull: every unvisited
+  vertex) scans its in-row for the first vertex of the visited bitmap: its level is k, that
+  vertex its parent (the smallest one level up, as the one-process search's);
+* the block's words of the new frontier are all-gathered and ORed into the visited bitmap,
+  which every process keeps whole (n/8 bytes); the level's two counts (vertices found and
+  their out-edges) are all-reduced and read by the host, which takes the next direction by
+  LAGraph's rule (``gblas.backend.bfs_rule``, as the one-process loop).
+
+Kernels: ``bfs_levels.cu`` on GPUs (its header has the state and the byte counts), the
+Numba functions of ``bfs_levels_cpu.py`` on CPU processes. ``gblas.algorithms.bfs`` runs
+this for a DistMatrix unless the config key of the processes' device (``bfs_gpu`` or
+``bfs_cpu``) is ``"ops"``, which keeps the GraphBLAS level loop: the reference the results
+are tested against.
+
+Source: the level structure of Graph500's reference MPI BFS and of Buluç and Madduri,
+"Parallel breadth-first search on distributed memory systems", SC'11 (1D partition,
+bitmap frontier exchange); the direction switch of Beamer, Buluç, Asanović, Patterson,
+"Distributed memory breadth-first search revisited", IPDPSW'13; LAGraph's rule.
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import Vector, config
+from ..backend.bfs_rule import direction_rule
+from ..dtypes import INT64
+from . import bfs_levels_cpu as cpu_kernels
+from .vector import DistVector
+
+_MAX_N = 2**31 - 2  # int32 vertex ids and levels in the kernels
+_BLOCK = 256
+_BIG = 256  # DB_BIG of the .cu: a vertex of this out-degree is queued as chunks
+KERNEL_NAME = "dist_bfs_levels"
+
+
+def applies(A: Any, parents: bool, *thresholds: Any) -> bool:  # noqa: N803
+    """Whether :func:`dist_bfs` runs this search: the config key of the processes' device is
+    not ``"ops"``, the thresholds are positive real numbers, and the ids fit int32."""
+    dev = A.layout.local_device
+    key = "bfs_cpu" if dev == "cpu" else "bfs_gpu"
+    if config.get(key) == "ops" or A.nrows > _MAX_N:
+        return False
+    return all(not isinstance(t, bool) and isinstance(t, numbers.Real) and t > 0
+               for t in thresholds)
+
+
+@functools.cache
+def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], int]:
+    """(kernels of bfs_levels.cu by name, blocks of a full grid) for a device."""
+    import cupy as cp  # noqa: PLC0415
+
+    with cp.cuda.Device(device_id):
+        src = (Path(__file__).parent / "bfs_levels.cu").read_text()
+        mod = cp.RawModule(code=src, options=("-std=c++17",))
+        kerns = {k: mod.get_function(f"dbfs_{k}") for k in ("start", "expand", "claim",
+                                                             "unpack")}
+        sms = cp.cuda.runtime.getDeviceProperties(device_id)["multiProcessorCount"]
+    return kerns, 8 * int(sms)
+
+
+class _Level:
+    """The arrays of one search on this process and the four steps on them (CUDA kernels
+    or their Numba twins)."""
+
+    def __init__(self, A: Any) -> None:  # noqa: N803
+        lay = self.lay = A.layout
+        self.comm, self.xp = lay.comm, lay.comm.xp
+        self.n, self.lo, self.hi = lay.n, lay.lo, lay.hi
+        self.gpu = lay.local_device != "cpu"
+        csr, csr_t = A.local._csr(), A.local_T._csr()
+        idx = csr.indices32(min_uses=1)
+        self.a = (csr.indptr, idx)
+        self.t = self.a if csr_t is csr else (csr_t.indptr, csr_t.indices32(min_uses=1))
+        xp, nl = self.xp, self.hi - self.lo
+        self.nwords = (self.n + 31) >> 5
+        offs = lay.part.offsets
+        # the global words each block spans (a word at a block boundary belongs to two)
+        self.w0 = [int(offs[p]) >> 5 for p in range(self.comm.size)]
+        self.spans = [((int(offs[p + 1]) - 1) >> 5) - self.w0[p] + 1
+                      if offs[p + 1] > offs[p] else 0 for p in range(self.comm.size)]
+        self.span = self.spans[self.comm.rank]
+        self.wmax = max(self.spans)
+        self.offsets = xp.asarray(offs)
+        self.lvl = xp.empty(nl, dtype=np.int32)
+        self.par = xp.empty(nl, dtype=np.int32)
+        self.vis = xp.empty(self.nwords, dtype=np.uint32)
+        self.touched = xp.empty(self.nwords, dtype=np.uint32)
+        self.newbits = xp.zeros(self.wmax, dtype=np.uint32)
+        self.queue = xp.empty((2, max(nl, 1)), dtype=np.int32)
+        nch = int(csr.indices.shape[0]) // _BIG + 1 if self.gpu else 1
+        self.chunks = xp.empty((2, nch), dtype=np.int64)
+        self.cnt = xp.zeros((2, 4), dtype=np.uint64)
+        if self.gpu:
+            import cupy as cp  # noqa: PLC0415
+
+            dev_id = int(lay.local_device.split(":")[1])
+            self.kerns, self.grid = _cuda_kernels(dev_id)
+            self.pinned = cp.cuda.alloc_pinned_memory(16)
+            self.host = np.frombuffer(self.pinned, dtype=np.uint64, count=2)
+
+    def start(self, source: int) -> None:
+        if self.gpu:
+            self.kerns["start"]((self.grid,), (_BLOCK,), (
+                self.a[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.nwords),
+                np.int64(source), self.lvl, self.par, self.vis, self.queue[0],
+                self.chunks[0], self.cnt))
+        else:
+            cpu_kernels.start(self.a[0], self.lo, self.hi, source, self.lvl, self.par,
+                              self.vis, self.queue[0], self.cnt.reshape(-1))
+
+    def expand(self, slot: int) -> Any:
+        """The candidates of this process's block after a push from the ``slot`` frontier:
+        the touched words of every process, ``size × span`` words."""
+        self.touched.fill(0)
+        if self.gpu:
+            self.kerns["expand"]((self.grid,), (_BLOCK,), (
+                *self.a, self.queue[slot], self.chunks[slot], self.cnt[slot], self.vis,
+                self.touched))
+        else:
+            cpu_kernels.expand(*self.a, self.queue[slot], self.cnt[slot], self.vis,
+                               self.touched)
+        if self.comm.size == 1:
+            return self.touched
+        out, _ = self.comm.alltoallv(self.touched, self.spans, [self.span] * self.comm.size,
+                                     send_offsets=self.w0)
+        return out
+
+    def claim(self, k: int, push: bool, cand: Any, slot: int) -> None:
+        nparts = self.comm.size if push else 0
+        cand = self.touched if cand is None else cand
+        if self.gpu:
+            self.kerns["claim"]((self.grid,), (_BLOCK,), (
+                *self.t, self.a[0], np.int64(self.lo), np.int64(self.hi),
+                np.int64(self.span), np.int32(k), np.int32(push), self.vis, cand,
+                np.int32(nparts), self.lvl, self.par, self.newbits, self.queue[slot],
+                self.chunks[slot], self.cnt[slot]))
+        else:
+            cpu_kernels.claim(*self.t, self.a[0], self.lo, self.hi, self.span, k, push,
+                              self.vis, cand, nparts, self.lvl, self.par, self.newbits,
+                              self.queue[slot], self.cnt[slot])
+
+    def exchange(self, slot: int) -> tuple[int, int]:
+        """The new frontier into every process's visited bitmap; the level's global counts
+        (vertices found, their out-edges), read on the host. Clears the other slot."""
+        comm = self.comm
+        gathered = self.newbits if comm.size == 1 else comm.allgather_equal(self.newbits)
+        counts = self.cnt[slot, :2]
+        if comm.size > 1:
+            counts = comm.allreduce_array(counts, "sum")
+        if self.gpu:
+            import cupy as cp  # noqa: PLC0415
+
+            self.kerns["unpack"]((self.grid,), (_BLOCK,), (
+                gathered, np.int64(self.wmax), self.offsets, np.int32(comm.size),
+                np.int64(self.n), self.vis, self.cnt[1 - slot]))
+            stream = cp.cuda.get_current_stream()
+            cp.cuda.runtime.memcpyAsync(self.pinned.ptr, counts.data.ptr, 16, 2, stream.ptr)
+            stream.synchronize()
+            found, edges = (int(c) for c in self.host)
+        else:
+            cpu_kernels.unpack(gathered, self.wmax, self.offsets, comm.size, self.n, self.vis,
+                               self.cnt[1 - slot])
+            found, edges = (int(c) for c in counts)
+        return found, edges
+
+    def results(self, parents: bool) -> tuple[DistVector, DistVector | None]:
+        dev = self.lay.local_device
+        lv = Vector.from_dense(self.lvl, -1, dtype=INT64, device=dev)
+        pi = None
+        if parents:
+            par = self.xp.where(self.lvl >= 0, self.par, -1)
+            pi = DistVector._wrap(Vector.from_dense(par, -1, dtype=INT64, device=dev),
+                                  self.lay)
+        return DistVector._wrap(lv, self.lay), pi
+
+
+def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
+             alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0
+             ) -> tuple[DistVector, DistVector | None, dict[str, Any]]:
+    """BFS from ``source`` (already checked) over the DistMatrix ``A``: (levels, parents or
+    None, info with ``levels``, ``directions``, ``reached`` and ``host_syncs``), every
+    process calling it with the same arguments."""
+    lv = _Level(A)
+    n = lv.n
+    with _on_device(lv):
+        lv.start(source)
+        # level 0's counts (the source and its out-degree) from the source's owner
+        nq, frontier_edges = lv.exchange(0)
+        push_pull = direction == "auto"
+        do_push = direction != "pull"
+        edges_unexplored, any_pull, last_nq = A.nvals, False, 0
+        directions: list[str] = []
+        k, nvisited, syncs = 1, 1, 1
+        while nvisited < n:
+            do_push, push_pull, any_pull, edges_unexplored = direction_rule(
+                do_push, push_pull, any_pull, nq, last_nq, frontier_edges, edges_unexplored,
+                n, alpha, beta1, beta2)
+            slot = k & 1
+            cand = lv.expand(1 - slot) if do_push else None
+            lv.claim(k, do_push, cand, slot)
+            found, frontier_edges = lv.exchange(slot)
+            syncs += 1
+            directions.append("push" if do_push else "pull")
+            last_nq, nq = nq, found
+            if nq == 0:
+                break
+            nvisited += nq
+            k += 1
+        levels, pi = lv.results(parents)
+    info = {"levels": k, "directions": directions, "reached": nvisited, "host_syncs": syncs,
+            "kernel": KERNEL_NAME}
+    return levels, pi, info
+
+
+def _on_device(lv: _Level) -> Any:
+    """The process's GPU as the current device (a no-op context on CPU processes)."""
+    import contextlib  # noqa: PLC0415
+
+    if not lv.gpu:
+        return contextlib.nullcontext()
+    import cupy as cp  # noqa: PLC0415
+
+    return cp.cuda.Device(int(lv.lay.local_device.split(":")[1]))
+
+
+__all__ = ["KERNEL_NAME", "applies", "dist_bfs"]
