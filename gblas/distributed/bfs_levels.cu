@@ -50,14 +50,15 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ a_ptr, long 
                                       long long* chunks, unsigned long long* cnt) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
-  for (long long i = tid; i < hi - lo; i += nth) lvl[i] = -1;
+  // the source's own level written in the same pass: another block's -1 must not land
+  // after it
+  for (long long i = tid; i < hi - lo; i += nth) lvl[i] = i + lo == source ? 0 : -1;
   for (long long w = tid; w < nwords; w += nth)
     vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
   if (tid < 8) cnt[tid] = 0ULL;
   __syncthreads();  // block 0's clear of cnt before its thread 0 writes slot 0
   if (tid == 0 && source >= lo && source < hi) {
     const long long i = source - lo;
-    lvl[i] = 0;
     par[i] = (int)source;
     const long long d = a_ptr[i + 1] - a_ptr[i];
     cnt[0] = 1ULL;

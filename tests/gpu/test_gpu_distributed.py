@@ -59,7 +59,7 @@ def test_level_kernels_equal_one_gpu_search() -> None:
     A = gd.kronecker(14, comm=comm)  # noqa: N806
     M = A.local  # noqa: N806 - one process: its block is the whole matrix
     assert int(M.out_degree().reduce(gb.monoid.max).new().value) >= 1024
-    for src in (1, 77, 4000):
+    for src in (1, 77, 4000, 16000):  # sources in every part of a grid-stride pass
         for direction in ("auto", "push", "pull"):
             st: dict = {}
             lv, pi = bfs(A, src, parents=True, direction=direction, stats=st)
