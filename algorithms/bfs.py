@@ -137,7 +137,8 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
             if stats is not None:
                 stats.update(levels=info["levels"], directions=info["directions"],
                              kernels=[info["kernel"]], reached=info["reached"],
-                             host_syncs=info["host_syncs"])
+                             host_syncs=info["host_syncs"], start_ms=info["start_ms"],
+                             level_ms=info["level_ms"])
             return (lv, pi) if parents else lv
     method = config.get("bfs_gpu")  # "fused" / "levels": the whole search in gblas.cuda
     if A.device != "cpu" and method != "ops":

@@ -113,9 +113,15 @@ def worker(args: argparse.Namespace) -> None:
     levels_of: dict[int, Any] = {}
     if "bfs" in args.algorithms or "sssp" in args.algorithms:
         bfs(A, sources[0], parents=args.parents)  # warm-up
-        teps, times, depth = [], [], []
+        teps, times, depth, steps = [], [], [], []
         for src in sources:
-            dt, res = _timed(comm, dev, lambda s=src: bfs(A, s, parents=args.parents))
+            st: dict[str, Any] = {}
+            dt, res = _timed(comm, dev,
+                             lambda s=src, st=st: bfs(A, s, parents=args.parents, stats=st))
+            # the level loop of bfs_levels times its levels (host clock, one read a level)
+            steps.append([f"start {st['start_ms']:.2f}"] + [
+                f"{d[:4]} {t:.2f}" for d, t in zip(st["directions"], st["level_ms"])]
+                if "level_ms" in st else [])
             lv = res[0] if args.parents else res
             if args.validate:
                 gd.validate_bfs(A, src, lv, res[1] if args.parents else None)
@@ -124,7 +130,7 @@ def worker(args: argparse.Namespace) -> None:
             times.append(dt)
             depth.append(int(lv.reduce(monoid.max).new().value or 0) + 1)
         if "bfs" in args.algorithms:
-            out["bfs"] = dict(_searches(teps, times),
+            out["bfs"] = dict(_searches(teps, times), levels_ms=steps,
                               levels_median=float(np.median(depth)), sources=list(sources))
         if comm.size == 1 and "bfs" in args.algorithms:
             # the same graph as a plain gblas Matrix: bfs() on it is the one-process
@@ -244,6 +250,17 @@ def _spread(res: dict[str, Any]) -> str:
     return f" (min-max {min(ts):.1f}-{max(ts):.1f} ms)" if ts else ""
 
 
+def _print_levels(r: dict[str, Any]) -> None:
+    """The levels (direction, host ms) of the fastest and the slowest timed search."""
+    b = r["algorithms"].get("bfs", {})
+    if not b.get("levels_ms") or not b["levels_ms"][0]:
+        return
+    ts = b["times_ms"]
+    for what, i in (("fastest", ts.index(min(ts))), ("slowest", ts.index(max(ts)))):
+        print(f"  {what} ({ts[i]:.2f} ms, root {b['sources'][i]}): "
+              + ", ".join(b["levels_ms"][i]), flush=True)
+
+
 HEADERS = ["graph", "algorithm", "P", "threads/P", "median ms", "GTEPS", "vs P=1",
            "launches", "build s", "valid"]
 
@@ -289,6 +306,7 @@ def launch(args: argparse.Namespace) -> None:
                 print(f"kron:{scale} P={p}x{t} launch {rep + 1}/{args.repeats}: " +
                       ", ".join(f"{a} {v['median_ms']:.1f} ms" + _spread(v)
                                 for a, v in r["algorithms"].items()), flush=True)
+                _print_levels(r)
         results += runs
         mine = _rows(scale, runs, configs, args.algorithms)
         rows += mine

@@ -30,6 +30,7 @@
 #define DB_BIG 256      // out-degree from which a vertex is expanded in chunks
 #define DB_CHUNK 1024   // edges per chunk
 #define DB_SERIAL 8     // in-row entries a lane checks alone before its warp helps
+#define DB_BATCH 4      // of those, loaded at once
 
 __device__ __forceinline__ bool db_seen(const unsigned* __restrict__ vis, long long u) {
   return (__ldg(&vis[u >> 5]) >> (u & 31)) & 1u;
@@ -135,12 +136,18 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     }
     int found = -1;
     const long long head = min(e, s + (long long)DB_SERIAL);
-    for (long long p = s; p < head; ++p) {
-      const int u = t_idx[p];
-      if (db_seen(vis, u)) {
-        found = u;
-        break;
+    for (long long p0 = s; p0 < head; p0 += DB_BATCH) {  // DB_BATCH loads in flight
+      int uu[DB_BATCH];
+#pragma unroll
+      for (int t = 0; t < DB_BATCH; ++t) uu[t] = p0 + t < head ? t_idx[p0 + t] : -1;
+      bool hh[DB_BATCH];
+#pragma unroll
+      for (int t = 0; t < DB_BATCH; ++t) hh[t] = uu[t] >= 0 && db_seen(vis, uu[t]);
+#pragma unroll
+      for (int t = DB_BATCH - 1; t >= 0; --t) {
+        if (hh[t]) found = uu[t];  // the first hit in row order wins
       }
+      if (found >= 0) break;
     }
     bool coop = todo && found < 0 && head < e;
     unsigned b;

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import time
 from pathlib import Path
 from typing import Any
 
@@ -197,12 +198,14 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
     """BFS from ``source`` (already checked) over the DistMatrix ``A``: (levels, parents or
     None, info with ``levels``, ``directions``, ``reached`` and ``host_syncs``), every
     process calling it with the same arguments."""
+    t0 = time.perf_counter()
     lv = _Level(A)
     n = lv.n
     with _on_device(lv):
         lv.start(source)
         # level 0's counts (the source and its out-degree) from the source's owner
         nq, frontier_edges = lv.exchange(0)
+        marks = [t0, time.perf_counter()]  # host times at each read of the counts
         push_pull = direction == "auto"
         do_push = direction != "pull"
         edges_unexplored, any_pull, last_nq = A.nvals, False, 0
@@ -217,6 +220,7 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
             lv.claim(k, do_push, cand, slot)
             found, frontier_edges = lv.exchange(slot)
             syncs += 1
+            marks.append(time.perf_counter())
             directions.append("push" if do_push else "pull")
             last_nq, nq = nq, found
             if nq == 0:
@@ -224,8 +228,12 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
             nvisited += nq
             k += 1
         levels, pi = lv.results(parents)
+    # level_ms: host time of each level (its launches, collectives and the read of its
+    # counts); start_ms: buffers, level 0 and its counts; the results are not included
+    ms = np.diff(marks) * 1e3
     info = {"levels": k, "directions": directions, "reached": nvisited, "host_syncs": syncs,
-            "kernel": KERNEL_NAME}
+            "kernel": KERNEL_NAME, "start_ms": float(ms[0]),
+            "level_ms": [float(x) for x in ms[1:]]}
     return levels, pi, info
 
 
