@@ -138,7 +138,8 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
                 stats.update(levels=info["levels"], directions=info["directions"],
                              kernels=[info["kernel"]], reached=info["reached"],
                              host_syncs=info["host_syncs"], start_ms=info["start_ms"],
-                             level_ms=info["level_ms"])
+                             level_ms=info["level_ms"],
+                             level_parts_ms=info["level_parts_ms"])
             return (lv, pi) if parents else lv
     method = config.get("bfs_gpu")  # "fused" / "levels": the whole search in gblas.cuda
     if A.device != "cpu" and method != "ops":

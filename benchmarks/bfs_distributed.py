@@ -119,8 +119,11 @@ def worker(args: argparse.Namespace) -> None:
             dt, res = _timed(comm, dev,
                              lambda s=src, st=st: bfs(A, s, parents=args.parents, stats=st))
             # the level loop of bfs_levels times its levels (host clock, one read a level)
+            # and, on GPUs, the device ms of its push (expand + all-to-all), claim, exchange
+            parts = st.get("level_parts_ms") or [[]] * len(st.get("level_ms", []))
             steps.append([f"start {st['start_ms']:.2f}"] + [
-                f"{d[:4]} {t:.2f}" for d, t in zip(st["directions"], st["level_ms"])]
+                f"{d[:4]} {t:.2f}" + (" [" + "/".join(f"{x:.2f}" for x in q) + "]" if q else "")
+                for d, t, q in zip(st["directions"], st["level_ms"], parts)]
                 if "level_ms" in st else [])
             lv = res[0] if args.parents else res
             if args.validate:

@@ -9,7 +9,10 @@
 //   queue, chunks   its own vertices found at the last level, to expand if the next level
 //                   pushes: out-degree < DB_BIG in the queue (local ids), bigger ones as
 //                   chunks of DB_CHUNK edges (i << 32 | chunk), so that no warp walks a hub;
-//   cnt[2][4]       per level parity: {found, out-edges of the found, queue, chunks}.
+//   cnt[2][4]       per level parity: {-, -, queue size, chunks};
+//   newbits         the block's words of the new frontier, padded to the same length on
+//                   every process, then two uint64 counts (tail): the vertices found and
+//                   their out-edges, all-gathered with the words (no separate reduction).
 //
 // A level k:
 //   push  dbfs_expand marks every unvisited neighbour of the queued vertices in `touched`
@@ -36,11 +39,10 @@ __device__ __forceinline__ bool db_seen(const unsigned* __restrict__ vis, long l
   return (__ldg(&vis[u >> 5]) >> (u & 31)) & 1u;
 }
 
+// An unused atomicOr compiles to a reduction (RED): the lane does not wait for it.
 __device__ __forceinline__ void db_mark(const unsigned* __restrict__ vis, unsigned* touched,
                                         long long v) {
-  if (db_seen(vis, v)) return;
-  const unsigned b = 1u << (v & 31);
-  if (!(__ldcg(&touched[v >> 5]) & b)) atomicOr(&touched[v >> 5], b);
+  if (!db_seen(vis, v)) atomicOr(&touched[v >> 5], 1u << (v & 31));
 }
 
 // Level 0: lvl = -1, vis = {source}, both counter slots zero; the source's owner records it
@@ -94,10 +96,37 @@ extern "C" __global__ void dbfs_expand(const long long* __restrict__ a_ptr,
     const long long e = min(s + (long long)DB_CHUNK, a_ptr[i + 1]);
     for (long long p = s + lane; p < e; p += 32) db_mark(vis, touched, a_idx[p]);
   }
-  for (long long j = gwarp; j < nq; j += nwarps) {
-    const long long i = queue[j];
-    const long long e = a_ptr[i + 1];
-    for (long long p = a_ptr[i] + lane; p < e; p += 32) db_mark(vis, touched, a_idx[p]);
+  // the queue, 32 vertices a warp: their rows (< DB_BIG edges each) concatenated (a warp
+  // prefix sum of the degrees), the lanes on consecutive edges of that list, each finding
+  // its row by a 5-step binary search over the prefix sums held in the lanes
+  for (long long base = gwarp * 32; base < nq; base += nwarps * 32) {
+    long long s = 0;
+    int d = 0;
+    if (base + lane < nq) {
+      const int i = queue[base + lane];
+      s = a_ptr[i];
+      d = (int)(a_ptr[i + 1] - s);
+    }
+    int incl = d;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const int t = __shfl_up_sync(DB_FULL, incl, off);
+      if (lane >= off) incl += t;
+    }
+    const int excl = incl - d;
+    const int total = __shfl_sync(DB_FULL, incl, 31);
+    for (int t0 = 0; t0 < total; t0 += 32) {
+      const int ei = t0 + lane;
+      int owner = 0;  // lanes whose inclusive sum is <= ei
+#pragma unroll
+      for (int step = 16; step >= 1; step >>= 1) {
+        if (__shfl_sync(DB_FULL, incl, owner + step - 1) <= ei) owner += step;
+      }
+      owner = min(owner, 31);
+      const long long so = __shfl_sync(DB_FULL, s, owner);
+      const int eo = __shfl_sync(DB_FULL, excl, owner);
+      if (ei < total) db_mark(vis, touched, a_idx[so + (ei - eo)]);
+    }
   }
 }
 
@@ -112,8 +141,8 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       long long hi, long long span, int k, int push,
                                       const unsigned* __restrict__ vis,
                                       const unsigned* __restrict__ cand, int nparts, int* lvl,
-                                      int* par, unsigned* newbits, int* q_out,
-                                      long long* ch_out, unsigned long long* cnt) {
+                                      int* par, unsigned* newbits, unsigned long long* tail,
+                                      int* q_out, long long* ch_out, unsigned long long* cnt) {
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
@@ -205,19 +234,32 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     fedges += __shfl_xor_sync(DB_FULL, fedges, off);
   }
   if (lane == 0 && nfound) {
-    atomicAdd(cnt, nfound);
-    atomicAdd(cnt + 1, fedges);
+    atomicAdd(tail, nfound);
+    atomicAdd(tail + 1, fedges);
   }
 }
 
 // vis |= every process's new frontier words. gathered[p * wmax + j] is word
-// (offsets[p] >> 5) + j of process p's block (bits outside the block zero); a global word
+// (offsets[p] >> 5) + j of process p's block (bits outside the block zero; its last four
+// words, the tail, are the part's counts: summed into `counts`); a global word
 // takes the words of the blocks that overlap it (two at a block boundary). Also clears the
 // counter slot of the next level (`clear`, 4 words: read last by this level's expand).
 extern "C" __global__ void dbfs_unpack(const unsigned* __restrict__ gathered, long long wmax,
                                        const long long* __restrict__ offsets, int nparts,
-                                       long long n, unsigned* vis, unsigned long long* clear) {
+                                       long long n, unsigned* vis, unsigned long long* clear,
+                                       unsigned long long* tail, unsigned long long* counts) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid == 0) {  // the level's counts: the sum of every part's tail, then ours cleared
+    unsigned long long c0 = 0, c1 = 0;
+    for (int p = 0; p < nparts; ++p) {
+      const unsigned long long* t = (const unsigned long long*)(gathered + p * wmax) + wmax / 2 - 2;
+      c0 += t[0];
+      c1 += t[1];
+    }
+    counts[0] = c0;
+    counts[1] = c1;
+    tail[0] = tail[1] = 0ULL;
+  }
   const long long nth = (long long)gridDim.x * blockDim.x;
   const long long nwords = (n + 31) >> 5;
   for (long long w = tid; w < nwords; w += nth) {

@@ -77,8 +77,8 @@ def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], int]:
 
 
 class _Level:
-    """The arrays of one search on this process and the four steps on them (CUDA kernels
-    or their Numba twins)."""
+    """The arrays of the searches on this process (kept on the DistMatrix and reused by its
+    next search) and the steps of a level on them (CUDA kernels or their Numba twins)."""
 
     def __init__(self, A: Any) -> None:  # noqa: N803
         lay = self.lay = A.layout
@@ -86,8 +86,8 @@ class _Level:
         self.n, self.lo, self.hi = lay.n, lay.lo, lay.hi
         self.gpu = lay.local_device != "cpu"
         csr, csr_t = A.local._csr(), A.local_T._csr()
-        idx = csr.indices32(min_uses=1)
-        self.a = (csr.indptr, idx)
+        self.key = (id(csr), id(csr_t))
+        self.a = (csr.indptr, csr.indices32(min_uses=1))
         self.t = self.a if csr_t is csr else (csr_t.indptr, csr_t.indices32(min_uses=1))
         xp, nl = self.xp, self.hi - self.lo
         self.nwords = (self.n + 31) >> 5
@@ -97,13 +97,17 @@ class _Level:
         self.spans = [((int(offs[p + 1]) - 1) >> 5) - self.w0[p] + 1
                       if offs[p + 1] > offs[p] else 0 for p in range(self.comm.size)]
         self.span = self.spans[self.comm.rank]
-        self.wmax = max(self.spans)
+        # the words all-gathered a level: the block's words padded to an even length alike
+        # on every process, then the two uint64 counts of the level (the tail)
+        self.wtot = (max(self.spans) + 1) // 2 * 2 + 4
         self.offsets = xp.asarray(offs)
         self.lvl = xp.empty(nl, dtype=np.int32)
         self.par = xp.empty(nl, dtype=np.int32)
         self.vis = xp.empty(self.nwords, dtype=np.uint32)
         self.touched = xp.empty(self.nwords, dtype=np.uint32)
-        self.newbits = xp.zeros(self.wmax, dtype=np.uint32)
+        self.newbits = xp.zeros(self.wtot, dtype=np.uint32)
+        self.tail = self.newbits[-4:].view(np.uint64)
+        self.counts = xp.zeros(2, dtype=np.uint64)
         self.queue = xp.empty((2, max(nl, 1)), dtype=np.int32)
         nch = int(csr.indices.shape[0]) // _BIG + 1 if self.gpu else 1
         self.chunks = xp.empty((2, nch), dtype=np.int64)
@@ -116,7 +120,25 @@ class _Level:
             self.pinned = cp.cuda.alloc_pinned_memory(16)
             self.host = np.frombuffer(self.pinned, dtype=np.uint64, count=2)
 
-    def start(self, source: int) -> None:
+    @classmethod
+    def of(cls, A: Any) -> _Level:  # noqa: N803
+        """The matrix's arrays, made on its first search (again if its blocks changed)."""
+        lv = getattr(A, "_bfs_levels", None)
+        if lv is None or lv.key != (id(A.local._csr()), id(A.local_T._csr())):
+            lv = A._bfs_levels = cls(A)
+        return lv
+
+    def event(self) -> Any:
+        """A CUDA event recorded on the current stream (None on CPU processes)."""
+        if not self.gpu:
+            return None
+        import cupy as cp  # noqa: PLC0415
+
+        return cp.cuda.get_current_stream().record()
+
+    def start(self, source: int) -> int:
+        """Level 0; returns the source's out-degree (its owner's, sent to every process)."""
+        owner = int(self.lay.part.owner(np.array([source]))[0])
         if self.gpu:
             self.kerns["start"]((self.grid,), (_BLOCK,), (
                 self.a[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.nwords),
@@ -125,6 +147,11 @@ class _Level:
         else:
             cpu_kernels.start(self.a[0], self.lo, self.hi, source, self.lvl, self.par,
                               self.vis, self.queue[0], self.cnt.reshape(-1))
+        deg = 0
+        if owner == self.comm.rank:
+            ends = self.a[0][source - self.lo:source - self.lo + 2]
+            deg = int(ends[1]) - int(ends[0]) if not self.gpu else int(np.diff(ends.get())[0])
+        return int(self.comm.bcast(deg, root=owner))
 
     def expand(self, slot: int) -> Any:
         """The candidates of this process's block after a push from the ``slot`` frontier:
@@ -150,35 +177,34 @@ class _Level:
             self.kerns["claim"]((self.grid,), (_BLOCK,), (
                 *self.t, self.a[0], np.int64(self.lo), np.int64(self.hi),
                 np.int64(self.span), np.int32(k), np.int32(push), self.vis, cand,
-                np.int32(nparts), self.lvl, self.par, self.newbits, self.queue[slot],
-                self.chunks[slot], self.cnt[slot]))
+                np.int32(nparts), self.lvl, self.par, self.newbits, self.tail,
+                self.queue[slot], self.chunks[slot], self.cnt[slot]))
         else:
             cpu_kernels.claim(*self.t, self.a[0], self.lo, self.hi, self.span, k, push,
                               self.vis, cand, nparts, self.lvl, self.par, self.newbits,
-                              self.queue[slot], self.cnt[slot])
+                              self.tail, self.queue[slot], self.cnt[slot])
 
     def exchange(self, slot: int) -> tuple[int, int]:
-        """The new frontier into every process's visited bitmap; the level's global counts
-        (vertices found, their out-edges), read on the host. Clears the other slot."""
+        """The new frontier words (and the level's counts after them) all-gathered and
+        ORed into every process's visited bitmap; returns the global counts (vertices
+        found, their out-edges), read on the host. Clears the other slot's counters."""
         comm = self.comm
         gathered = self.newbits if comm.size == 1 else comm.allgather_equal(self.newbits)
-        counts = self.cnt[slot, :2]
-        if comm.size > 1:
-            counts = comm.allreduce_array(counts, "sum")
         if self.gpu:
             import cupy as cp  # noqa: PLC0415
 
             self.kerns["unpack"]((self.grid,), (_BLOCK,), (
-                gathered, np.int64(self.wmax), self.offsets, np.int32(comm.size),
-                np.int64(self.n), self.vis, self.cnt[1 - slot]))
+                gathered, np.int64(self.wtot), self.offsets, np.int32(comm.size),
+                np.int64(self.n), self.vis, self.cnt[1 - slot], self.tail, self.counts))
             stream = cp.cuda.get_current_stream()
-            cp.cuda.runtime.memcpyAsync(self.pinned.ptr, counts.data.ptr, 16, 2, stream.ptr)
+            cp.cuda.runtime.memcpyAsync(self.pinned.ptr, self.counts.data.ptr, 16, 2,
+                                        stream.ptr)
             stream.synchronize()
             found, edges = (int(c) for c in self.host)
         else:
-            cpu_kernels.unpack(gathered, self.wmax, self.offsets, comm.size, self.n, self.vis,
-                               self.cnt[1 - slot])
-            found, edges = (int(c) for c in counts)
+            cpu_kernels.unpack(gathered, self.wtot, self.offsets, comm.size, self.n, self.vis,
+                               self.cnt[1 - slot], self.tail, self.counts)
+            found, edges = (int(c) for c in self.counts)
         return found, edges
 
     def results(self, parents: bool) -> tuple[DistVector, DistVector | None]:
@@ -199,13 +225,12 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
     None, info with ``levels``, ``directions``, ``reached`` and ``host_syncs``), every
     process calling it with the same arguments."""
     t0 = time.perf_counter()
-    lv = _Level(A)
+    lv = _Level.of(A)
     n = lv.n
     with _on_device(lv):
-        lv.start(source)
-        # level 0's counts (the source and its out-degree) from the source's owner
-        nq, frontier_edges = lv.exchange(0)
+        nq, frontier_edges = 1, lv.start(source)
         marks = [t0, time.perf_counter()]  # host times at each read of the counts
+        parts: list[list[float]] = []
         push_pull = direction == "auto"
         do_push = direction != "pull"
         edges_unexplored, any_pull, last_nq = A.nvals, False, 0
@@ -216,11 +241,18 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
                 do_push, push_pull, any_pull, nq, last_nq, frontier_edges, edges_unexplored,
                 n, alpha, beta1, beta2)
             slot = k & 1
+            ev = [lv.event()]
             cand = lv.expand(1 - slot) if do_push else None
+            ev.append(lv.event())
             lv.claim(k, do_push, cand, slot)
+            ev.append(lv.event())
             found, frontier_edges = lv.exchange(slot)
+            ev.append(lv.event())
             syncs += 1
             marks.append(time.perf_counter())
+            if lv.gpu:  # device ms of the push (expand + all-to-all), claim, exchange
+                ev[-1].synchronize()
+                parts.append([round(_elapsed(a, b), 3) for a, b in zip(ev, ev[1:])])
             directions.append("push" if do_push else "pull")
             last_nq, nq = nq, found
             if nq == 0:
@@ -233,8 +265,14 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
     ms = np.diff(marks) * 1e3
     info = {"levels": k, "directions": directions, "reached": nvisited, "host_syncs": syncs,
             "kernel": KERNEL_NAME, "start_ms": float(ms[0]),
-            "level_ms": [float(x) for x in ms[1:]]}
+            "level_ms": [float(x) for x in ms[1:]], "level_parts_ms": parts}
     return levels, pi, info
+
+
+def _elapsed(a: Any, b: Any) -> float:
+    import cupy as cp  # noqa: PLC0415
+
+    return float(cp.cuda.get_elapsed_time(a, b))
 
 
 def _on_device(lv: _Level) -> Any:

@@ -34,8 +34,6 @@ def start(a_ptr: Any, lo: int, hi: int, source: int, lvl: Any, par: Any, vis: An
         i = source - lo
         lvl[i] = 0
         par[i] = source
-        cnt[0] = 1
-        cnt[1] = a_ptr[i + 1] - a_ptr[i]
         queue[0] = i
         cnt[2] = 1
 
@@ -53,7 +51,7 @@ def expand(a_ptr: Any, a_idx: Any, queue: Any, cnt: Any, vis: Any, touched: Any)
 @numba.njit(cache=True)
 def claim(t_ptr: Any, t_idx: Any, a_ptr: Any, lo: int, hi: int, span: int, k: int,
           push: bool, vis: Any, cand: Any, nparts: int, lvl: Any, par: Any, newbits: Any,
-          q_out: Any, cnt: Any) -> None:
+          tail: Any, q_out: Any, cnt: Any) -> None:
     w0 = lo >> 5
     nfound = 0
     fedges = 0
@@ -85,14 +83,21 @@ def claim(t_ptr: Any, t_idx: Any, a_ptr: Any, lo: int, hi: int, span: int, k: in
                     nq += 1
                     break
         newbits[w] = word
-    cnt[0] = nfound
-    cnt[1] = fedges
+    tail[0] = nfound
+    tail[1] = fedges
     cnt[2] = nq
 
 
 @numba.njit(cache=True)
 def unpack(gathered: Any, wmax: int, offsets: Any, nparts: int, n: int, vis: Any,
-           clear: Any) -> None:
+           clear: Any, tail: Any, counts: Any) -> None:
+    counts[:] = 0
+    for p in range(nparts):  # the parts' counts: two uint64 (little-endian word pairs)
+        e = (p + 1) * wmax
+        for j in range(2):
+            counts[j] += np.uint64(gathered[e - 4 + 2 * j]) | (
+                np.uint64(gathered[e - 3 + 2 * j]) << np.uint64(32))
+    tail[:] = 0
     for p in range(nparts):
         lo, hi = offsets[p], offsets[p + 1]
         if hi <= lo:
