@@ -17,6 +17,8 @@ the whole graph) and runs the algorithms of ``--algorithms`` after one warm-up c
   On a DistMatrix ``bfs()`` runs gblas.distributed.bfs_levels (a level = local kernels and
   fixed-size collectives); at P=1 the row ``bfs-matrix`` is ``bfs()`` on the process's
   block as a plain gblas Matrix (on a GPU the one-GPU fused kernel): the baseline.
+* ``bfs-parents``: the same searches with the BFS tree (``parents=True``, Graph500's
+  output), validated with the tree.
 * ``bfs-ops``: the same search as the GraphBLAS level loop on the DistMatrix (config
   ``bfs_gpu``/``bfs_cpu`` = ``"ops"``), from the first ``--runs`` roots.
 * ``sssp``: gblas.algorithms.sssp from the first ``--runs`` roots; the graph is unweighted,
@@ -52,7 +54,7 @@ from typing import Any
 import common
 
 HERE = Path(__file__).resolve()
-ALGORITHMS = ("bfs", "bfs-ops", "cc", "sssp", "pagerank")
+ALGORITHMS = ("bfs", "bfs-parents", "bfs-ops", "cc", "sssp", "pagerank")
 
 
 def _timed(comm: Any, device: str, fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -150,6 +152,16 @@ def worker(args: argparse.Namespace) -> None:
                 teps.append(component_edges(levels_of[src]) / dt)
                 times.append(dt)
             out["bfs-matrix"] = _searches(teps, times)
+    if "bfs-parents" in args.algorithms:
+        bfs(A, sources[0], parents=True)
+        teps, times = [], []
+        for src in sources:
+            dt, (lv, pi) = _timed(comm, dev, lambda s=src: bfs(A, s, parents=True))
+            if args.validate:
+                gd.validate_bfs(A, src, lv, pi)
+            teps.append(component_edges(lv) / dt)
+            times.append(dt)
+        out["bfs-parents"] = _searches(teps, times)
     if "bfs-ops" in args.algorithms:
         from gblas import config  # noqa: PLC0415
 

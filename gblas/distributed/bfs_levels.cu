@@ -22,10 +22,12 @@
 //   dbfs_claim scans each candidate's in-row (rows sorted) up to the first in-neighbour in
 //   vis: that neighbour is on level k - 1 (an unvisited vertex has no visited in-neighbour
 //   further up), so it is the smallest parent one level up, the parent of the one-process
-//   search. It writes lvl, par, the block's words of the new frontier (global bit order,
-//   one warp a word: plain stores), the queue and chunks, and the counts;
+//   search. A pushed candidate is on level k without a scan: only a search for parents
+//   scans its row (up to the first frontier vertex: as long as a pull of it). It writes
+//   lvl, par, the block's words of the new frontier (global bit order, one warp a word),
+//   the queue and chunks, and the counts;
 //   the new words are all-gathered (NCCL) and dbfs_unpack ORs every process's words into
-//   vis; the counts are all-reduced and read by the host, which takes the next direction
+//   vis; the counts, summed there, are read by the host, which takes the next direction
 //   (LAGraph's rule, gblas.backend.bfs_rule).
 // Every loop is grid-stride (warp-strided where a warp cooperates): correct for any grid.
 
@@ -34,6 +36,9 @@
 #define DB_CHUNK 1024   // edges per chunk
 #define DB_SERIAL 8     // in-row entries a lane checks alone before its warp helps
 #define DB_BATCH 4      // of those, loaded at once
+#define DB_HEAVY 1024   // in-degree from which a scanned row is split into chunks (phase A)
+#define DB_HCHUNK 512   // entries per chunk of such a row
+#define DB_INT_MAX 0x7fffffff
 
 __device__ __forceinline__ bool db_seen(const unsigned* __restrict__ vis, long long u) {
   return (__ldg(&vis[u >> 5]) >> (u & 31)) & 1u;
@@ -55,14 +60,16 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ a_ptr, long 
   const long long nth = (long long)gridDim.x * blockDim.x;
   // the source's own level written in the same pass: another block's -1 must not land
   // after it
-  for (long long i = tid; i < hi - lo; i += nth) lvl[i] = i + lo == source ? 0 : -1;
+  for (long long i = tid; i < hi - lo; i += nth) {
+    lvl[i] = i + lo == source ? 0 : -1;
+    par[i] = i + lo == source ? (int)source : DB_INT_MAX;  // phase A lowers it by atomicMin
+  }
   for (long long w = tid; w < nwords; w += nth)
     vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
   if (tid < 8) cnt[tid] = 0ULL;
   __syncthreads();  // block 0's clear of cnt before its thread 0 writes slot 0
   if (tid == 0 && source >= lo && source < hi) {
     const long long i = source - lo;
-    par[i] = (int)source;
     const long long d = a_ptr[i + 1] - a_ptr[i];
     cnt[0] = 1ULL;
     cnt[1] = (unsigned long long)d;
@@ -130,41 +137,107 @@ extern "C" __global__ void dbfs_expand(const long long* __restrict__ a_ptr,
   }
 }
 
+// The bookkeeping of a vertex found at level k (one lane): a hub's chunks for the next push.
+__device__ __forceinline__ void db_chunks(long long i, long long deg, long long* ch_out,
+                                          unsigned long long* cnt) {
+  const long long nch = (deg + DB_CHUNK - 1) / DB_CHUNK;
+  const unsigned long long at = atomicAdd(cnt + 3, (unsigned long long)nch);
+  for (long long j = 0; j < nch; ++j) ch_out[at + j] = (i << 32) | j;
+}
+
+// Whether vertex v (global word w0 + w, bit v & 31) is a pushed candidate: its bit in any of
+// the nparts received copies of the block's words.
+__device__ __forceinline__ bool db_candidate(const unsigned* __restrict__ cand, int nparts,
+                                             long long span, long long w, int bit) {
+  unsigned c = 0;
+  for (int p = 0; p < nparts; ++p) c |= __ldg(&cand[p * span + w]);
+  return (c >> bit) & 1u;
+}
+
 // Claim level k over the block's words (warp w: global word (lo >> 5) + w, lane = bit).
 // Candidates: push, the touched bits of the nparts received copies of the block's words
-// (cand[p * span + w]); pull, every unvisited vertex. A lane scans its candidate's first
-// DB_SERIAL in-row entries alone, then the whole warp takes the rest of a longer row (32
-// entries a step; the ballot's lowest lane is the first hit in row order).
+// (cand[p * span + w]); pull, every vertex not in vis. A pushed candidate is on level k; a
+// scan (every pull, and a push for parents) looks for its first in-neighbour in vis:
+//   phase A, the rows of DB_HEAVY entries or more (`heavy`: chunks of DB_HCHUNK entries,
+//     i << 32 | j, built once), any warp any chunk: a chunk is skipped when its vertex is
+//     visited, not a candidate, already found (levels) or found through a smaller
+//     in-neighbour than the chunk's first (parents); a hit sets the word's bit (atomicOr),
+//     lowers par (atomicMin: par holds INT_MAX until found) and claims lvl (atomicCAS: the
+//     winner counts the vertex);
+//   phase B (concurrent), every other candidate: a lane scans the first DB_SERIAL entries
+//     alone (DB_BATCH loads at once), then the whole warp takes the rest of a longer row
+//     (32 entries a step; the ballot's lowest lane is the first hit in row order); the
+//     warp writes its word (atomicOr where phase A may set a bit of it: newbits was zeroed).
 extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       const int* __restrict__ t_idx,
                                       const long long* __restrict__ a_ptr, long long lo,
                                       long long hi, long long span, int k, int push,
                                       const unsigned* __restrict__ vis,
-                                      const unsigned* __restrict__ cand, int nparts, int* lvl,
-                                      int* par, unsigned* newbits, unsigned long long* tail,
-                                      int* q_out, long long* ch_out, unsigned long long* cnt) {
+                                      const unsigned* __restrict__ cand, int nparts,
+                                      int want_par, const long long* __restrict__ heavy,
+                                      long long nheavy, int* lvl, int* par, unsigned* newbits,
+                                      unsigned long long* tail, int* q_out, long long* ch_out,
+                                      unsigned long long* cnt) {
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
   const long long w0 = lo >> 5;
+  const bool scan = !push || want_par;
   unsigned long long nfound = 0, fedges = 0;
-  for (long long w = gwarp; w < span; w += nwarps) {
+  for (long long c = gwarp; scan && c < nheavy; c += nwarps) {  // phase A
+    const long long o = heavy[c];
+    const long long i = o >> 32;
+    const long long v = lo + i;
+    const long long w = (v >> 5) - w0;
+    const long long cs = t_ptr[i] + (o & 0xffffffffLL) * DB_HCHUNK;
+    const long long ce = min(cs + (long long)DB_HCHUNK, t_ptr[i + 1]);
+    int skip = 0;
+    if (lane == 0) {
+      skip = db_seen(vis, v) || (push && !db_candidate(cand, nparts, span, w, (int)(v & 31))) ||
+             (want_par ? __ldcg(&par[i]) < t_idx[cs] : __ldcg(&lvl[i]) == k);
+    }
+    if (__shfl_sync(DB_FULL, skip, 0)) continue;
+    for (long long p0 = cs; p0 < ce; p0 += 32) {
+      const long long p = p0 + lane;
+      int u = 0;
+      bool h = false;
+      if (p < ce) {
+        u = t_idx[p];
+        h = db_seen(vis, u);
+      }
+      const unsigned hb = __ballot_sync(DB_FULL, h);
+      if (hb) {
+        const int hit = __shfl_sync(DB_FULL, u, __ffs(hb) - 1);
+        if (lane == 0) {
+          atomicOr(&newbits[w], 1u << (v & 31));
+          if (want_par) atomicMin(&par[i], hit);
+          if (atomicCAS(&lvl[i], -1, k) == -1) {
+            const long long deg = a_ptr[i + 1] - a_ptr[i];
+            ++nfound;
+            fedges += (unsigned long long)deg;
+            if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
+            else q_out[atomicAdd(cnt + 2, 1ULL)] = (int)i;
+          }
+        }
+        break;
+      }
+    }
+  }
+  for (long long w = gwarp; w < span; w += nwarps) {  // phase B
     const long long v = (w0 + w) * 32 + lane;
     const long long i = v - lo;
-    bool todo = v >= lo && v < hi;
-    if (push) {
-      unsigned c = 0;
-      for (int p = 0; p < nparts; ++p) c |= __ldg(&cand[p * span + w]);
-      todo = todo && ((c >> lane) & 1u);
-    }
-    if (todo) todo = lvl[i] < 0;
+    const unsigned seen = __ldg(&vis[w0 + w]);  // visited before this level
+    bool todo = v >= lo && v < hi && !((seen >> lane) & 1u);
+    if (push && todo) todo = db_candidate(cand, nparts, span, w, lane);
     long long s = 0, e = 0;
-    if (todo) {
+    if (todo && scan) {
       s = t_ptr[i];
       e = t_ptr[i + 1];
     }
-    int found = -1;
-    const long long head = min(e, s + (long long)DB_SERIAL);
+    const bool heavy_row = todo && scan && e - s >= DB_HEAVY;  // phase A's
+    if (heavy_row) todo = false;
+    int found = todo && !scan ? 0 : -1;
+    const long long head = todo && scan ? min(e, s + (long long)DB_SERIAL) : s;
     for (long long p0 = s; p0 < head; p0 += DB_BATCH) {  // DB_BATCH loads in flight
       int uu[DB_BATCH];
 #pragma unroll
@@ -178,7 +251,7 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
       }
       if (found >= 0) break;
     }
-    bool coop = todo && found < 0 && head < e;
+    bool coop = todo && scan && found < 0 && head < e;
     unsigned b;
     while ((b = __ballot_sync(DB_FULL, coop)) != 0) {  // the rest of a long row: whole warp
       const int ld = __ffs(b) - 1;
@@ -206,19 +279,19 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     }
     const bool got = found >= 0;
     const unsigned fmask = __ballot_sync(DB_FULL, got);
-    if (lane == 0) newbits[w] = fmask;
+    const bool shared_word = __any_sync(DB_FULL, heavy_row);
+    if (lane == 0) {
+      if (shared_word) atomicOr(&newbits[w], fmask);
+      else newbits[w] = fmask;
+    }
     long long deg = 0;
     if (got) {
       lvl[i] = k;
-      par[i] = found;
+      if (want_par) par[i] = found;
       deg = a_ptr[i + 1] - a_ptr[i];
       ++nfound;
       fedges += (unsigned long long)deg;
-      if (deg >= DB_BIG) {
-        const long long nch = (deg + DB_CHUNK - 1) / DB_CHUNK;
-        const unsigned long long at = atomicAdd(cnt + 3, (unsigned long long)nch);
-        for (long long j = 0; j < nch; ++j) ch_out[at + j] = (i << 32) | j;
-      }
+      if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
     }
     const unsigned qm = __ballot_sync(DB_FULL, got && deg < DB_BIG);
     if (qm) {  // one atomic a warp for its queued vertices

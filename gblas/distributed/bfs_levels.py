@@ -48,6 +48,7 @@ from .vector import DistVector
 _MAX_N = 2**31 - 2  # int32 vertex ids and levels in the kernels
 _BLOCK = 256
 _BIG = 256  # DB_BIG of the .cu: a vertex of this out-degree is queued as chunks
+_HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in chunks
 KERNEL_NAME = "dist_bfs_levels"
 
 
@@ -117,6 +118,7 @@ class _Level:
 
             dev_id = int(lay.local_device.split(":")[1])
             self.kerns, self.grid = _cuda_kernels(dev_id)
+            self.heavy = _heavy_chunks(self.t[0])
             self.pinned = cp.cuda.alloc_pinned_memory(16)
             self.host = np.frombuffer(self.pinned, dtype=np.uint64, count=2)
 
@@ -170,19 +172,23 @@ class _Level:
                                      send_offsets=self.w0)
         return out
 
-    def claim(self, k: int, push: bool, cand: Any, slot: int) -> None:
+    def claim(self, k: int, push: bool, cand: Any, slot: int, parents: bool) -> None:
         nparts = self.comm.size if push else 0
         cand = self.touched if cand is None else cand
         if self.gpu:
+            if self.heavy.shape[0] and (parents or not push):  # phase A ORs into words
+                self.newbits[:self.span].fill(0)
             self.kerns["claim"]((self.grid,), (_BLOCK,), (
                 *self.t, self.a[0], np.int64(self.lo), np.int64(self.hi),
                 np.int64(self.span), np.int32(k), np.int32(push), self.vis, cand,
-                np.int32(nparts), self.lvl, self.par, self.newbits, self.tail,
+                np.int32(nparts), np.int32(parents), self.heavy,
+                np.int64(self.heavy.shape[0]), self.lvl, self.par, self.newbits,
+                self.tail,
                 self.queue[slot], self.chunks[slot], self.cnt[slot]))
         else:
             cpu_kernels.claim(*self.t, self.a[0], self.lo, self.hi, self.span, k, push,
-                              self.vis, cand, nparts, self.lvl, self.par, self.newbits,
-                              self.tail, self.queue[slot], self.cnt[slot])
+                              self.vis, cand, nparts, parents, self.lvl, self.par,
+                              self.newbits, self.tail, self.queue[slot], self.cnt[slot])
 
     def exchange(self, slot: int) -> tuple[int, int]:
         """The new frontier words (and the level's counts after them) all-gathered and
@@ -244,7 +250,7 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
             ev = [lv.event()]
             cand = lv.expand(1 - slot) if do_push else None
             ev.append(lv.event())
-            lv.claim(k, do_push, cand, slot)
+            lv.claim(k, do_push, cand, slot, parents)
             ev.append(lv.event())
             found, frontier_edges = lv.exchange(slot)
             ev.append(lv.event())
@@ -267,6 +273,20 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
             "kernel": KERNEL_NAME, "start_ms": float(ms[0]),
             "level_ms": [float(x) for x in ms[1:]], "level_parts_ms": parts}
     return levels, pi, info
+
+
+def _heavy_chunks(t_ptr: Any) -> Any:
+    """The chunk list of the rows of DB_HEAVY entries or more (``i << 32 | j`` for chunk j of
+    DB_HCHUNK entries of local row i), scanned by any warp in the claim's phase A."""
+    import cupy as cp  # noqa: PLC0415
+
+    deg = cp.diff(t_ptr)
+    rows = cp.flatnonzero(deg >= _HEAVY)
+    nch = (deg[rows] + _HCHUNK - 1) // _HCHUNK
+    first = cp.cumsum(nch) - nch  # where each row's chunks start in the list
+    owner = cp.repeat(rows, nch.get().tolist()) if rows.shape[0] else rows
+    j = cp.arange(owner.shape[0], dtype=np.int64) - cp.repeat(first, nch.get().tolist())
+    return (owner.astype(np.int64) << 32) | j
 
 
 def _elapsed(a: Any, b: Any) -> float:

@@ -50,8 +50,8 @@ def expand(a_ptr: Any, a_idx: Any, queue: Any, cnt: Any, vis: Any, touched: Any)
 
 @numba.njit(cache=True)
 def claim(t_ptr: Any, t_idx: Any, a_ptr: Any, lo: int, hi: int, span: int, k: int,
-          push: bool, vis: Any, cand: Any, nparts: int, lvl: Any, par: Any, newbits: Any,
-          tail: Any, q_out: Any, cnt: Any) -> None:
+          push: bool, vis: Any, cand: Any, nparts: int, want_par: bool, lvl: Any, par: Any,
+          newbits: Any, tail: Any, q_out: Any, cnt: Any) -> None:
     w0 = lo >> 5
     nfound = 0
     fedges = 0
@@ -71,17 +71,20 @@ def claim(t_ptr: Any, t_idx: Any, a_ptr: Any, lo: int, hi: int, span: int, k: in
             i = v - lo
             if lvl[i] >= 0:
                 continue
-            for p in range(t_ptr[i], t_ptr[i + 1]):
-                u = t_idx[p]
-                if _seen(vis, u):  # the first in row order: the smallest parent
-                    lvl[i] = k
-                    par[i] = u
-                    word |= _ONE << np.uint32(b)
-                    nfound += 1
-                    fedges += a_ptr[i + 1] - a_ptr[i]
-                    q_out[nq] = i
-                    nq += 1
-                    break
+            found = 0 if push and not want_par else -1  # a pushed candidate is on level k
+            if found < 0:
+                for p in range(t_ptr[i], t_ptr[i + 1]):
+                    if _seen(vis, t_idx[p]):  # the first in row order: the smallest parent
+                        found = t_idx[p]
+                        break
+            if found >= 0:
+                lvl[i] = k
+                par[i] = found
+                word |= _ONE << np.uint32(b)
+                nfound += 1
+                fedges += a_ptr[i + 1] - a_ptr[i]
+                q_out[nq] = i
+                nq += 1
         newbits[w] = word
     tail[0] = nfound
     tail[1] = fedges
