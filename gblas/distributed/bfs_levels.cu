@@ -39,6 +39,7 @@
 #define DB_HEAVY 1024   // in-degree from which a scanned row is split into chunks (phase A)
 #define DB_HCHUNK 512   // entries per chunk of such a row
 #define DB_INT_MAX 0x7fffffff
+#define FULL_FROM(b) (DB_FULL << (b))  // bits b..31 of a word (0 <= b < 32)
 
 __device__ __forceinline__ bool db_seen(const unsigned* __restrict__ vis, long long u) {
   return (__ldg(&vis[u >> 5]) >> (u & 31)) & 1u;
@@ -154,10 +155,70 @@ __device__ __forceinline__ bool db_candidate(const unsigned* __restrict__ cand, 
   return (c >> bit) & 1u;
 }
 
+// Claim level k of a push for levels only: every candidate is on level k, nothing is
+// scanned; a thread a word (warps in step for the queue's one atomic a warp).
+extern "C" __global__ void dbfs_claim_pushed(const long long* __restrict__ a_ptr, long long lo,
+                                             long long hi, long long span, int k,
+                                             const unsigned* __restrict__ vis,
+                                             const unsigned* __restrict__ cand, int nparts,
+                                             int* lvl, unsigned* newbits,
+                                             unsigned long long* tail, int* q_out,
+                                             long long* ch_out, unsigned long long* cnt) {
+  const int lane = threadIdx.x & 31;
+  const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+  const long long w0 = lo >> 5;
+  unsigned long long nfound = 0, fedges = 0;
+  for (long long base = gwarp * 32; base < span; base += nwarps * 32) {
+    const long long w = base + lane;
+    const long long first = (w0 + w) * 32;
+    unsigned c = 0;
+    if (w < span) {
+      for (int p = 0; p < nparts; ++p) c |= __ldg(&cand[p * span + w]);
+      c &= ~__ldg(&vis[w0 + w]);
+      if (first < lo) c &= FULL_FROM(lo - first);
+      if (first + 32 > hi) c &= (1u << (hi - first)) - 1u;  // 0 < hi - first < 32
+      newbits[w] = c;
+    }
+    int nsmall = 0;  // the lane's new vertices for the queue (one atomic a warp)
+    for (unsigned b = c; b; b &= b - 1) {
+      const long long i = first + __ffs(b) - 1 - lo;
+      const long long deg = a_ptr[i + 1] - a_ptr[i];
+      lvl[i] = k;
+      ++nfound;
+      fedges += (unsigned long long)deg;
+      if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
+      else ++nsmall;
+    }
+    int incl = nsmall;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const int t = __shfl_up_sync(DB_FULL, incl, off);
+      if (lane >= off) incl += t;
+    }
+    unsigned long long at = 0;
+    if (lane == 31 && incl) at = atomicAdd(cnt + 2, (unsigned long long)incl);
+    at = __shfl_sync(DB_FULL, at, 31) + (unsigned long long)(incl - nsmall);
+    for (unsigned b = c; b; b &= b - 1) {
+      const long long i = first + __ffs(b) - 1 - lo;
+      if (a_ptr[i + 1] - a_ptr[i] < DB_BIG) q_out[at++] = (int)i;
+    }
+  }
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {
+    nfound += __shfl_xor_sync(DB_FULL, nfound, off);
+    fedges += __shfl_xor_sync(DB_FULL, fedges, off);
+  }
+  if (lane == 0 && nfound) {
+    atomicAdd(tail, nfound);
+    atomicAdd(tail + 1, fedges);
+  }
+}
+
 // Claim level k over the block's words (warp w: global word (lo >> 5) + w, lane = bit).
-// Candidates: push, the touched bits of the nparts received copies of the block's words
-// (cand[p * span + w]); pull, every vertex not in vis. A pushed candidate is on level k; a
-// scan (every pull, and a push for parents) looks for its first in-neighbour in vis:
+// Candidates: push (for parents), the touched bits of the nparts received copies of the
+// block's words (cand[p * span + w]); pull, every vertex not in vis. Each candidate's row
+// is scanned for its first in-neighbour in vis:
 //   phase A, the rows of DB_HEAVY entries or more (`heavy`: chunks of DB_HCHUNK entries,
 //     i << 32 | j, built once), any warp any chunk: a chunk is skipped when its vertex is
 //     visited, not a candidate, already found (levels) or found through a smaller
@@ -182,9 +243,8 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
   const long long w0 = lo >> 5;
-  const bool scan = !push || want_par;
   unsigned long long nfound = 0, fedges = 0;
-  for (long long c = gwarp; scan && c < nheavy; c += nwarps) {  // phase A
+  for (long long c = gwarp; c < nheavy; c += nwarps) {  // phase A
     const long long o = heavy[c];
     const long long i = o >> 32;
     const long long v = lo + i;
@@ -230,14 +290,14 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     bool todo = v >= lo && v < hi && !((seen >> lane) & 1u);
     if (push && todo) todo = db_candidate(cand, nparts, span, w, lane);
     long long s = 0, e = 0;
-    if (todo && scan) {
+    if (todo) {
       s = t_ptr[i];
       e = t_ptr[i + 1];
     }
-    const bool heavy_row = todo && scan && e - s >= DB_HEAVY;  // phase A's
+    const bool heavy_row = todo && e - s >= DB_HEAVY;  // phase A's
     if (heavy_row) todo = false;
-    int found = todo && !scan ? 0 : -1;
-    const long long head = todo && scan ? min(e, s + (long long)DB_SERIAL) : s;
+    int found = -1;
+    const long long head = todo ? min(e, s + (long long)DB_SERIAL) : s;
     for (long long p0 = s; p0 < head; p0 += DB_BATCH) {  // DB_BATCH loads in flight
       int uu[DB_BATCH];
 #pragma unroll
@@ -251,7 +311,7 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
       }
       if (found >= 0) break;
     }
-    bool coop = todo && scan && found < 0 && head < e;
+    bool coop = todo && found < 0 && head < e;
     unsigned b;
     while ((b = __ballot_sync(DB_FULL, coop)) != 0) {  // the rest of a long row: whole warp
       const int ld = __ffs(b) - 1;

@@ -64,17 +64,24 @@ def applies(A: Any, parents: bool, *thresholds: Any) -> bool:  # noqa: N803
 
 
 @functools.cache
-def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], int]:
-    """(kernels of bfs_levels.cu by name, blocks of a full grid) for a device."""
+def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
+    """(kernels of bfs_levels.cu by name, their grids) for a device. A grid is the blocks
+    that stay resident at once (occupancy API × SMs): a grid-stride kernel given more
+    blocks runs a second, partial wave after the first."""
     import cupy as cp  # noqa: PLC0415
+
+    from ..formats.csr.bfs_fused import occupancy  # noqa: PLC0415
 
     with cp.cuda.Device(device_id):
         src = (Path(__file__).parent / "bfs_levels.cu").read_text()
         mod = cp.RawModule(code=src, options=("-std=c++17",))
-        kerns = {k: mod.get_function(f"dbfs_{k}") for k in ("start", "expand", "claim",
-                                                             "unpack")}
-        sms = cp.cuda.runtime.getDeviceProperties(device_id)["multiProcessorCount"]
-    return kerns, 8 * int(sms)
+        kerns = {k: mod.get_function(f"dbfs_{k}")
+                 for k in ("start", "expand", "claim", "claim_pushed", "unpack")}
+        grids = {}
+        for name, kern in kerns.items():
+            per_sm, sms = occupancy(kern, device_id)
+            grids[name] = per_sm * sms
+    return kerns, grids
 
 
 class _Level:
@@ -142,7 +149,7 @@ class _Level:
         """Level 0; returns the source's out-degree (its owner's, sent to every process)."""
         owner = int(self.lay.part.owner(np.array([source]))[0])
         if self.gpu:
-            self.kerns["start"]((self.grid,), (_BLOCK,), (
+            self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
                 self.a[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.nwords),
                 np.int64(source), self.lvl, self.par, self.vis, self.queue[0],
                 self.chunks[0], self.cnt))
@@ -160,7 +167,7 @@ class _Level:
         the touched words of every process, ``size × span`` words."""
         self.touched.fill(0)
         if self.gpu:
-            self.kerns["expand"]((self.grid,), (_BLOCK,), (
+            self.kerns["expand"]((self.grid["expand"],), (_BLOCK,), (
                 *self.a, self.queue[slot], self.chunks[slot], self.cnt[slot], self.vis,
                 self.touched))
         else:
@@ -175,10 +182,15 @@ class _Level:
     def claim(self, k: int, push: bool, cand: Any, slot: int, parents: bool) -> None:
         nparts = self.comm.size if push else 0
         cand = self.touched if cand is None else cand
-        if self.gpu:
-            if self.heavy.shape[0] and (parents or not push):  # phase A ORs into words
+        if self.gpu and push and not parents:  # every candidate is on level k: no scan
+            self.kerns["claim_pushed"]((self.grid["claim_pushed"],), (_BLOCK,), (
+                self.a[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.span),
+                np.int32(k), self.vis, cand, np.int32(nparts), self.lvl, self.newbits,
+                self.tail, self.queue[slot], self.chunks[slot], self.cnt[slot]))
+        elif self.gpu:
+            if self.heavy.shape[0]:  # phase A ORs into the words
                 self.newbits[:self.span].fill(0)
-            self.kerns["claim"]((self.grid,), (_BLOCK,), (
+            self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
                 *self.t, self.a[0], np.int64(self.lo), np.int64(self.hi),
                 np.int64(self.span), np.int32(k), np.int32(push), self.vis, cand,
                 np.int32(nparts), np.int32(parents), self.heavy,
@@ -199,7 +211,7 @@ class _Level:
         if self.gpu:
             import cupy as cp  # noqa: PLC0415
 
-            self.kerns["unpack"]((self.grid,), (_BLOCK,), (
+            self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
                 gathered, np.int64(self.wtot), self.offsets, np.int32(comm.size),
                 np.int64(self.n), self.vis, self.cnt[1 - slot], self.tail, self.counts))
             stream = cp.cuda.get_current_stream()
