@@ -51,6 +51,35 @@ __device__ __forceinline__ void db_mark(const unsigned* __restrict__ vis, unsign
   if (!db_seen(vis, v)) atomicOr(&touched[v >> 5], 1u << (v & 31));
 }
 
+// Warp-synchronous: the inclusive prefix sum of x over the lanes.
+__device__ __forceinline__ int db_warp_scan(int x, int lane) {
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    const int t = __shfl_up_sync(DB_FULL, x, off);
+    if (lane >= off) x += t;
+  }
+  return x;
+}
+
+// Warp-synchronous: the first entry of t_idx[s, e) in vis (rows are sorted: the smallest),
+// or -1; the whole warp reads 32 entries a step.
+__device__ __forceinline__ int db_warp_first_hit(const int* __restrict__ t_idx,
+                                                 const unsigned* __restrict__ vis, long long s,
+                                                 long long e, int lane) {
+  for (long long p0 = s; p0 < e; p0 += 32) {
+    const long long p = p0 + lane;
+    int u = 0;
+    bool h = false;
+    if (p < e) {
+      u = t_idx[p];
+      h = db_seen(vis, u);
+    }
+    const unsigned hb = __ballot_sync(DB_FULL, h);
+    if (hb) return __shfl_sync(DB_FULL, u, __ffs(hb) - 1);  // the lowest lane: row order
+  }
+  return -1;
+}
+
 // Level 0: lvl = -1, vis = {source}, both counter slots zero; the source's owner records it
 // (level 0, its own parent) and queues it (slot 0) for level 1.
 extern "C" __global__ void dbfs_start(const long long* __restrict__ a_ptr, long long lo,
@@ -115,12 +144,7 @@ extern "C" __global__ void dbfs_expand(const long long* __restrict__ a_ptr,
       s = a_ptr[i];
       d = (int)(a_ptr[i + 1] - s);
     }
-    int incl = d;
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-      const int t = __shfl_up_sync(DB_FULL, incl, off);
-      if (lane >= off) incl += t;
-    }
+    const int incl = db_warp_scan(d, lane);
     const int excl = incl - d;
     const int total = __shfl_sync(DB_FULL, incl, 31);
     for (int t0 = 0; t0 < total; t0 += 32) {
@@ -190,12 +214,7 @@ extern "C" __global__ void dbfs_claim_pushed(const long long* __restrict__ a_ptr
       if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
       else ++nsmall;
     }
-    int incl = nsmall;
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-      const int t = __shfl_up_sync(DB_FULL, incl, off);
-      if (lane >= off) incl += t;
-    }
+    const int incl = db_warp_scan(nsmall, lane);
     unsigned long long at = 0;
     if (lane == 31 && incl) at = atomicAdd(cnt + 2, (unsigned long long)incl);
     at = __shfl_sync(DB_FULL, at, 31) + (unsigned long long)(incl - nsmall);
@@ -257,29 +276,16 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
              (want_par ? __ldcg(&par[i]) < t_idx[cs] : __ldcg(&lvl[i]) == k);
     }
     if (__shfl_sync(DB_FULL, skip, 0)) continue;
-    for (long long p0 = cs; p0 < ce; p0 += 32) {
-      const long long p = p0 + lane;
-      int u = 0;
-      bool h = false;
-      if (p < ce) {
-        u = t_idx[p];
-        h = db_seen(vis, u);
-      }
-      const unsigned hb = __ballot_sync(DB_FULL, h);
-      if (hb) {
-        const int hit = __shfl_sync(DB_FULL, u, __ffs(hb) - 1);
-        if (lane == 0) {
-          atomicOr(&newbits[w], 1u << (v & 31));
-          if (want_par) atomicMin(&par[i], hit);
-          if (atomicCAS(&lvl[i], -1, k) == -1) {
-            const long long deg = a_ptr[i + 1] - a_ptr[i];
-            ++nfound;
-            fedges += (unsigned long long)deg;
-            if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
-            else q_out[atomicAdd(cnt + 2, 1ULL)] = (int)i;
-          }
-        }
-        break;
+    const int hit = db_warp_first_hit(t_idx, vis, cs, ce, lane);
+    if (hit >= 0 && lane == 0) {
+      atomicOr(&newbits[w], 1u << (v & 31));
+      if (want_par) atomicMin(&par[i], hit);
+      if (atomicCAS(&lvl[i], -1, k) == -1) {
+        const long long deg = a_ptr[i + 1] - a_ptr[i];
+        ++nfound;
+        fedges += (unsigned long long)deg;
+        if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
+        else q_out[atomicAdd(cnt + 2, 1ULL)] = (int)i;
       }
     }
   }
@@ -317,21 +323,7 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
       const int ld = __ffs(b) - 1;
       const long long ss = __shfl_sync(DB_FULL, head, ld);
       const long long ee = __shfl_sync(DB_FULL, e, ld);
-      int hit = -1;
-      for (long long p0 = ss; p0 < ee; p0 += 32) {
-        const long long p = p0 + lane;
-        int u = 0;
-        bool h = false;
-        if (p < ee) {
-          u = t_idx[p];
-          h = db_seen(vis, u);
-        }
-        const unsigned hb = __ballot_sync(DB_FULL, h);
-        if (hb) {
-          hit = __shfl_sync(DB_FULL, u, __ffs(hb) - 1);
-          break;
-        }
-      }
+      const int hit = db_warp_first_hit(t_idx, vis, ss, ee, lane);
       if (lane == ld) {
         found = hit;
         coop = false;
