@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
 from .. import Vector, config
@@ -200,7 +201,8 @@ class _Level:
         else:
             cpu_kernels.claim(*self.t, self.a[0], self.lo, self.hi, self.span, k, push,
                               self.vis, cand, nparts, parents, self.lvl, self.par,
-                              self.newbits, self.tail, self.queue[slot], self.cnt[slot])
+                              self.newbits, self.tail, self.queue[slot], self.cnt[slot],
+                              max(1, min(self.span, 8 * numba.get_num_threads())))
 
     def exchange(self, slot: int) -> tuple[int, int]:
         """The new frontier words (and the level's counts after them) all-gathered and

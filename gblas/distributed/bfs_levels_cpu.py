@@ -2,10 +2,10 @@
 
 The same four steps, arguments and results as the CUDA kernels of ``bfs_levels.cu``
 (whose header describes the state and the level): ``start``, ``expand``, ``claim`` and
-``unpack``. They run serially: the processes are the parallelism of a CPU run (each
-``mpiexec`` rank one share of the rows), and a serial claim appends to the queue in vertex
-order without atomics. A CPU process queues every vertex it finds (no chunks of hubs: a
-serial loop balances nothing), so ``cnt[3]`` stays 0.
+``unpack``. The claim (a pull level's whole work) runs on the process's Numba threads over
+runs of words, and its queue is then read off the new words in vertex order; the push's
+``expand`` is serial (its bitmap ORs would need atomics). A CPU process queues every vertex
+it finds (no chunks of hubs: the queue is read serially), so ``cnt[3]`` stays 0.
 """
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ from typing import Any
 
 import numba
 import numpy as np
+from numba import prange
+
+from ..backend.bits import ctz as _ctz
 
 _ONE = np.uint32(1)
 
@@ -49,14 +52,14 @@ def expand(a_ptr: Any, a_idx: Any, queue: Any, cnt: Any, vis: Any, touched: Any)
 
 
 @numba.njit(cache=True)
-def claim(t_ptr: Any, t_idx: Any, a_ptr: Any, lo: int, hi: int, span: int, k: int,
-          push: bool, vis: Any, cand: Any, nparts: int, want_par: bool, lvl: Any, par: Any,
-          newbits: Any, tail: Any, q_out: Any, cnt: Any) -> None:
+def _claim_words(t_ptr: Any, t_idx: Any, a_ptr: Any, lo: int, hi: int, span: int, k: int,
+                 push: bool, vis: Any, cand: Any, nparts: int, want_par: bool, lvl: Any,
+                 par: Any, newbits: Any, w_from: int, w_to: int) -> tuple[int, int]:
+    """Words w_from..w_to - 1 of the block: (vertices found, their out-edges)."""
     w0 = lo >> 5
     nfound = 0
     fedges = 0
-    nq = 0
-    for w in range(span):
+    for w in range(w_from, w_to):
         c = np.uint32(0xFFFFFFFF)
         if push:
             c = np.uint32(0)
@@ -83,12 +86,38 @@ def claim(t_ptr: Any, t_idx: Any, a_ptr: Any, lo: int, hi: int, span: int, k: in
                 word |= _ONE << np.uint32(b)
                 nfound += 1
                 fedges += a_ptr[i + 1] - a_ptr[i]
-                q_out[nq] = i
-                nq += 1
         newbits[w] = word
-    tail[0] = nfound
-    tail[1] = fedges
-    cnt[2] = nq
+    return nfound, fedges
+
+
+@numba.njit(cache=True, parallel=True)
+def claim(t_ptr: Any, t_idx: Any, a_ptr: Any, lo: int, hi: int, span: int, k: int,
+          push: bool, vis: Any, cand: Any, nparts: int, want_par: bool, lvl: Any, par: Any,
+          newbits: Any, tail: Any, q_out: Any, cnt: Any, nchunks: int) -> None:
+    """The claim over ``nchunks`` runs of words on the process's threads, then the queue
+    (the found vertices in ascending order) from the new words, each run at its offset."""
+    per = (span + nchunks - 1) // nchunks
+    sums = np.zeros((nchunks, 2), np.int64)  # per run: no prange reduction (bfs_fused.py)
+    for c in prange(nchunks):
+        f, e = _claim_words(t_ptr, t_idx, a_ptr, lo, hi, span, k, push, vis, cand, nparts,
+                            want_par, lvl, par, newbits, c * per, min(span, c * per + per))
+        sums[c, 0] = f
+        sums[c, 1] = e
+    at = np.zeros(nchunks + 1, np.int64)
+    for c in range(nchunks):
+        at[c + 1] = at[c] + sums[c, 0]
+    w0 = lo >> 5
+    for c in prange(nchunks):
+        pos = at[c]
+        for w in range(c * per, min(span, c * per + per)):
+            x = newbits[w]
+            while x != 0:
+                q_out[pos] = (w0 + w) * 32 + np.int64(_ctz(x)) - lo
+                pos += 1
+                x &= x - _ONE
+    tail[0] = at[nchunks]
+    tail[1] = sums[:, 1].sum()
+    cnt[2] = at[nchunks]
 
 
 @numba.njit(cache=True)
