@@ -57,11 +57,11 @@ def check_bfs(comm: gd.Comm) -> None:
                     assert bfs(A, src, direction=direction).gather().to("cpu").isequal(rl)
     # a vertex of no edges as the source, and a graph whose blocks are shorter than a
     # bitmap word (P > 1 processes share words)
-    for n in (5, 70):
+    for n in (2, 5, 70):  # n = 2 on 3 processes: one block is empty
         rows = np.arange(n - 2)  # a directed path; vertex n - 1 has no edges
         S = gb.Matrix.from_coo(rows, rows + 1, True, nrows=n, ncols=n)  # noqa: N806
         A = gd.from_matrix(S, gd.Layout(comm, n))  # noqa: N806
-        for src in (0, n - 1, n // 2):
+        for src in sorted({0, n - 1, n // 2}):
             for direction in ("auto", "push", "pull"):
                 lv, pi = bfs(A, src, parents=True, direction=direction)
                 rl, rp = _serial_bfs(S, src, parents=True, direction=direction)
@@ -155,6 +155,22 @@ def check_exchange(comm: gd.Comm) -> None:
         want = "sparse" if k == 3 else "bitmap"
         assert stats["encoding"] == want, (k, stats)
         assert full.isequal(gb.Vector.from_coo(idx, 2, size=n)), k
+    # the fixed-size collectives of the BFS level loop: an all-gather of equal parts, and an
+    # all-to-all whose parts start at given offsets and overlap (a boundary word goes to two)
+    xp, r, p = comm.xp, comm.rank, comm.size
+    mine = xp.arange(3, dtype=np.uint32) + 10 * r
+    got = comm.allgather_equal(mine)
+    want_all = np.concatenate([np.arange(3) + 10 * q for q in range(p)])
+    assert np.array_equal(_host(got), want_all), (_host(got), want_all)
+    words = xp.arange(p + 1, dtype=np.uint32) + 100 * r  # process q gets words q and q + 1
+    out, counts = comm.alltoallv(words, [2] * p, [2] * p, send_offsets=list(range(p)))
+    assert counts == [2] * p
+    expect = np.concatenate([[r + 100 * q, r + 1 + 100 * q] for q in range(p)])
+    assert np.array_equal(_host(out), expect), (_host(out), expect)
+
+
+def _host(arr):  # noqa: ANN001, ANN202
+    return arr.get() if hasattr(arr, "get") else np.asarray(arr)
 
 
 def _dist(vs: gb.Vector, lay: gd.Layout) -> gd.DistVector:

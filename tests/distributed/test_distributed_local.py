@@ -142,6 +142,8 @@ def test_errors(graph) -> None:
         gd.DistMatrix(gb.Matrix(gb.BOOL, 2, 2), lay)
     with pytest.raises(InvalidValue, match="alltoallv"):
         lay.comm.alltoallv(np.zeros(2), [1, 1])
+    with pytest.raises(InvalidValue, match="alltoallv"):
+        lay.comm.alltoallv(np.zeros(2), [1], send_offsets=[0, 1])
     with pytest.raises(InvalidValue):
         gd.BlockPartition(-1, 2)
     with pytest.raises(IndexOutOfBound, match="out of range for size"):
