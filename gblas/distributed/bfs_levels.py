@@ -3,8 +3,8 @@
 ``dist_bfs(A, source, ...)`` searches a DistMatrix with the levels, parents and directions
 of the one-process search (``gblas.algorithms.bfs``), but where the GraphBLAS level loop
 runs about ten distributed operations a level, each with its own host reads and exchanges
-(2.5-2.8 ms a level on two H100s, docs/distributed.md), a level here is three kernels on
-the process's rows and three collectives of fixed size:
+(2.5-2.8 ms a level on two H100s, docs/distributed.md), a level here is two or three
+kernels on the process's rows and one or two collectives of fixed size:
 
 * push (top-down): ``expand`` marks the unvisited out-neighbours of the process's frontier
   vertices in a bitmap of all n vertices; each owner receives its block's words from every
@@ -14,8 +14,14 @@ the process's rows and three collectives of fixed size:
   vertex its parent (the smallest one level up, as the one-process search's);
 * the block's words of the new frontier are all-gathered and ORed into the visited bitmap,
   which every process keeps whole (n/8 bytes); the level's two counts (vertices found and
-  their out-edges) are all-reduced and read by the host, which takes the next direction by
-  LAGraph's rule (``gblas.backend.bfs_rule``, as the one-process loop).
+  their out-edges) ride after the words, are summed by every process and read by the host,
+  which takes the next direction by LAGraph's rule (``gblas.backend.bfs_rule``, as the
+  one-process loop).
+
+A search for levels only does not scan a pushed candidate's row (it is on level k); with
+parents it does, up to the first frontier vertex. The frontier always travels as bitmap
+words here (the GraphBLAS loop picks bitmap or id list by size). On GPUs the stats also give
+each level's device time of its push, claim and exchange (CUDA events).
 
 Kernels: ``bfs_levels.cu`` on GPUs (its header has the state and the byte counts), the
 Numba functions of ``bfs_levels_cpu.py`` on CPU processes. ``gblas.algorithms.bfs`` runs
@@ -196,8 +202,7 @@ class _Level:
                 np.int64(self.span), np.int32(k), np.int32(push), self.vis, cand,
                 np.int32(nparts), np.int32(parents), self.heavy,
                 np.int64(self.heavy.shape[0]), self.lvl, self.par, self.newbits,
-                self.tail,
-                self.queue[slot], self.chunks[slot], self.cnt[slot]))
+                self.tail, self.queue[slot], self.chunks[slot], self.cnt[slot]))
         else:
             cpu_kernels.claim(*self.t, self.a[0], self.lo, self.hi, self.span, k, push,
                               self.vis, cand, nparts, parents, self.lvl, self.par,
@@ -296,11 +301,14 @@ def _heavy_chunks(t_ptr: Any) -> Any:
 
     deg = cp.diff(t_ptr)
     rows = cp.flatnonzero(deg >= _HEAVY)
+    if rows.shape[0] == 0:
+        return cp.empty(0, dtype=np.int64)
     nch = (deg[rows] + _HCHUNK - 1) // _HCHUNK
     first = cp.cumsum(nch) - nch  # where each row's chunks start in the list
-    owner = cp.repeat(rows, nch.get().tolist()) if rows.shape[0] else rows
-    j = cp.arange(owner.shape[0], dtype=np.int64) - cp.repeat(first, nch.get().tolist())
-    return (owner.astype(np.int64) << 32) | j
+    reps = nch.get().tolist()
+    owner = cp.repeat(rows.astype(np.int64), reps)
+    j = cp.arange(owner.shape[0], dtype=np.int64) - cp.repeat(first, reps)
+    return (owner << 32) | j
 
 
 def _elapsed(a: Any, b: Any) -> float:

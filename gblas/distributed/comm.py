@@ -142,8 +142,9 @@ class Comm:
         send_counts = [int(c) for c in send_counts]
         if len(send_counts) != self.size or (send_offsets is not None
                                              and len(send_offsets) != self.size):
+            what = "" if send_offsets is None else f" and {len(send_offsets)} offsets"
             raise InvalidValue(f"alltoallv needs one count (and offset) per process "
-                               f"({self.size}), got {len(send_counts)}")
+                               f"({self.size}), got {len(send_counts)} counts{what}")
         recv_counts = (self.alltoall_counts(send_counts) if recv_counts is None
                        else [int(c) for c in recv_counts])
         soff = (np.concatenate([[0], np.cumsum(send_counts)[:-1]]) if send_offsets is None
