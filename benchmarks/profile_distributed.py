@@ -29,11 +29,17 @@ def main() -> None:
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     ap.add_argument("--searches", type=int, default=4)
     ap.add_argument("--rows", type=int, default=22)
+    ap.add_argument("--method", default="fused", choices=["fused", "ops"],
+                    help="fused: gblas.distributed.bfs_levels (bfs()'s default on a "
+                         "DistMatrix); ops: the GraphBLAS level loop")
     args = ap.parse_args()
 
     import gblas.distributed as gd  # noqa: PLC0415
+    from gblas import config  # noqa: PLC0415
     from gblas._device import synchronize  # noqa: PLC0415
     from gblas.algorithms import bfs  # noqa: PLC0415
+
+    config.set(bfs_cpu=args.method, bfs_gpu=args.method)
 
     comm = gd.world(args.device)
     A = gd.kronecker(args.scale, comm=comm)  # noqa: N806
@@ -60,7 +66,7 @@ def main() -> None:
     report = comm.allgather(text.getvalue())
     if comm.rank == 0:
         levels = len(stats.get("directions", []))
-        print(f"kron:{args.scale} P={comm.size} device {args.device}: "
+        print(f"kron:{args.scale} P={comm.size} device {args.device} ({args.method}): "
               f"{plain / len(sources) * 1e3:.2f} ms per search, {levels} levels "
               f"({plain / len(sources) / max(levels, 1) * 1e6:.0f} us per level), "
               f"directions {stats.get('directions')}", flush=True)
