@@ -426,9 +426,11 @@ def mxv_push_parallel(MT: CSR, x_indices: Any, nrows: int, mask_bits: Any | None
 
 # ====================================================================== conversions
 @numba.njit(cache=True, parallel=True, nogil=True)
-def _transpose_par(indptr, indices, ncols, bounds):  # noqa: ANN001, ANN202
+def _transpose_par(indptr, indices, ncols, bounds, want_perm):  # noqa: ANN001, ANN202
     """Parallel stable counting sort by column over row blocks ``bounds`` (one count row
-    per block): (indptr of Aᵀ, row ids of Aᵀ, source position of each entry)."""
+    per block): (indptr of Aᵀ, row ids of Aᵀ, source position of each entry, or an empty
+    array without ``want_perm``: the positions are a second random write per entry, half
+    the sort's time, and only values need them)."""
     nb = bounds.shape[0] - 1
     counts = np.zeros((nb, ncols), dtype=np.int64)
     for b in prange(nb):
@@ -449,7 +451,7 @@ def _transpose_par(indptr, indices, ncols, bounds):  # noqa: ANN001, ANN202
             counts[b, j] = run
             run += c
     t_idx = np.empty(indices.shape[0], dtype=np.int64)
-    perm = np.empty(indices.shape[0], dtype=np.int64)
+    perm = np.empty(indices.shape[0] if want_perm else 0, dtype=np.int64)
     for b in prange(nb):
         for i in range(bounds[b], bounds[b + 1]):
             for p in range(indptr[i], indptr[i + 1]):
@@ -457,7 +459,8 @@ def _transpose_par(indptr, indices, ncols, bounds):  # noqa: ANN001, ANN202
                 q = counts[b, j]
                 counts[b, j] = q + 1
                 t_idx[q] = i
-                perm[q] = p
+                if want_perm:
+                    perm[q] = p
     return t_ptr, t_idx, perm
 
 
@@ -479,7 +482,7 @@ def transpose(A: CSR) -> CSR:
                     nnz // 65536))
     cuts = np.searchsorted(indptr, np.linspace(0, nnz, nb + 1)[1:-1])
     bounds = np.concatenate(([0], cuts, [A.nrows])).astype(np.int64)
-    t_ptr, t_idx, perm = _transpose_par(indptr, indices, ncols, bounds)
+    t_ptr, t_idx, perm = _transpose_par(indptr, indices, ncols, bounds, A.values is not None)
     vals = None if A.values is None else _take(np.ascontiguousarray(A.values), perm)
     return CSR(A.ncols, A.nrows, t_ptr, t_idx, vals, A.dtype, A.iso)
 
