@@ -80,6 +80,22 @@ __device__ __forceinline__ int db_warp_first_hit(const int* __restrict__ t_idx,
   return -1;
 }
 
+// Warp-synchronous: the warp's vertices found and their out-edges into the level's counts
+// (the tail of the words to be all-gathered).
+__device__ __forceinline__ void db_add_counts(unsigned long long* tail,
+                                              unsigned long long nfound,
+                                              unsigned long long fedges, int lane) {
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {
+    nfound += __shfl_xor_sync(DB_FULL, nfound, off);
+    fedges += __shfl_xor_sync(DB_FULL, fedges, off);
+  }
+  if (lane == 0 && nfound) {
+    atomicAdd(tail, nfound);
+    atomicAdd(tail + 1, fedges);
+  }
+}
+
 // Level 0: lvl = -1, vis = {source}, both counter slots zero; the source's owner records it
 // (level 0, its own parent) and queues it (slot 0) for level 1.
 extern "C" __global__ void dbfs_start(const long long* __restrict__ a_ptr, long long lo,
@@ -223,15 +239,7 @@ extern "C" __global__ void dbfs_claim_pushed(const long long* __restrict__ a_ptr
       if (a_ptr[i + 1] - a_ptr[i] < DB_BIG) q_out[at++] = (int)i;
     }
   }
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) {
-    nfound += __shfl_xor_sync(DB_FULL, nfound, off);
-    fedges += __shfl_xor_sync(DB_FULL, fedges, off);
-  }
-  if (lane == 0 && nfound) {
-    atomicAdd(tail, nfound);
-    atomicAdd(tail + 1, fedges);
-  }
+  db_add_counts(tail, nfound, fedges, lane);
 }
 
 // Claim level k over the block's words (warp w: global word (lo >> 5) + w, lane = bit).
@@ -353,15 +361,7 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
       if ((qm >> lane) & 1u) q_out[at + __popc(qm & ((1u << lane) - 1u))] = (int)i;
     }
   }
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) {
-    nfound += __shfl_xor_sync(DB_FULL, nfound, off);
-    fedges += __shfl_xor_sync(DB_FULL, fedges, off);
-  }
-  if (lane == 0 && nfound) {
-    atomicAdd(tail, nfound);
-    atomicAdd(tail + 1, fedges);
-  }
+  db_add_counts(tail, nfound, fedges, lane);
 }
 
 // vis |= every process's new frontier words. gathered[p * wmax + j] is word
