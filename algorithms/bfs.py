@@ -134,12 +134,9 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
         if bfs_levels.applies(A, parents, alpha, beta1, beta2):
             lv, pi, info = bfs_levels.dist_bfs(A, src, parents=parents, direction=direction,
                                                alpha=alpha, beta1=beta1, beta2=beta2)
-            if stats is not None:
-                stats.update(levels=info["levels"], directions=info["directions"],
-                             kernels=[info["kernel"]], reached=info["reached"],
-                             host_syncs=info["host_syncs"], start_ms=info["start_ms"],
-                             level_ms=info["level_ms"],
-                             level_parts_ms=info["level_parts_ms"])
+            if stats is not None:  # all of info, its kernel as the list other paths give
+                stats.update({k: v for k, v in info.items() if k != "kernel"},
+                             kernels=[info["kernel"]])
             return (lv, pi) if parents else lv
     method = config.get("bfs_gpu")  # "fused" / "levels": the whole search in gblas.cuda
     if A.device != "cpu" and method != "ops":

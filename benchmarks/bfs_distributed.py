@@ -112,14 +112,29 @@ def worker(args: argparse.Namespace) -> None:
     def component_edges(levels: Any) -> float:
         return float(deg[levels.to_dense(-1) >= 0].sum()) / 2
 
-    levels_of: dict[int, Any] = {}
-    if "bfs" in args.algorithms or "sssp" in args.algorithms:
-        bfs(A, sources[0], parents=args.parents)  # warm-up
-        teps, times, depth, steps = [], [], [], []
-        for src in sources:
+    def searches(roots: list[int], parents: bool) -> tuple[list[float], list[float], list]:
+        """bfs() on A after one warm-up, each root timed and (with --validate) checked
+        with the Graph500 rules: (TEPS, seconds, (levels, stats) of each search)."""
+        bfs(A, roots[0], parents=parents)
+        teps, times, found = [], [], []
+        for src in roots:
             st: dict[str, Any] = {}
             dt, res = _timed(comm, dev,
-                             lambda s=src, st=st: bfs(A, s, parents=args.parents, stats=st))
+                             lambda s=src, st=st: bfs(A, s, parents=parents, stats=st))
+            lv, pi = res if parents else (res, None)
+            if args.validate:
+                gd.validate_bfs(A, src, lv, pi)
+            teps.append(component_edges(lv) / dt)
+            times.append(dt)
+            found.append((lv, st))
+        return teps, times, found
+
+    levels_of: dict[int, Any] = {}
+    if "bfs" in args.algorithms or "sssp" in args.algorithms:
+        teps, times, found = searches(sources, args.parents)
+        levels_of = {src: lv for src, (lv, _) in zip(sources, found)}
+        steps = []
+        for _, st in found:
             # the level loop of bfs_levels times its levels (host clock, one read a level)
             # and, on GPUs, the device ms of its push (expand + all-to-all), claim, exchange
             parts = st.get("level_parts_ms") or [[]] * len(st.get("level_ms", []))
@@ -127,13 +142,7 @@ def worker(args: argparse.Namespace) -> None:
                 f"{d[:4]} {t:.2f}" + (" [" + "/".join(f"{x:.2f}" for x in q) + "]" if q else "")
                 for d, t, q in zip(st["directions"], st["level_ms"], parts)]
                 if "level_ms" in st else [])
-            lv = res[0] if args.parents else res
-            if args.validate:
-                gd.validate_bfs(A, src, lv, res[1] if args.parents else None)
-            levels_of[src] = lv
-            teps.append(component_edges(lv) / dt)
-            times.append(dt)
-            depth.append(int(lv.reduce(monoid.max).new().value or 0) + 1)
+        depth = [int(lv.reduce(monoid.max).new().value or 0) + 1 for lv, _ in found]
         if "bfs" in args.algorithms:
             out["bfs"] = dict(_searches(teps, times), levels_ms=steps,
                               levels_median=float(np.median(depth)), sources=list(sources))
@@ -153,30 +162,17 @@ def worker(args: argparse.Namespace) -> None:
                 times.append(dt)
             out["bfs-matrix"] = _searches(teps, times)
     if "bfs-parents" in args.algorithms:
-        bfs(A, sources[0], parents=True)
-        teps, times = [], []
-        for src in sources:
-            dt, (lv, pi) = _timed(comm, dev, lambda s=src: bfs(A, s, parents=True))
-            if args.validate:
-                gd.validate_bfs(A, src, lv, pi)
-            teps.append(component_edges(lv) / dt)
-            times.append(dt)
+        teps, times, _ = searches(sources, True)
         out["bfs-parents"] = _searches(teps, times)
     if "bfs-ops" in args.algorithms:
         from gblas import config  # noqa: PLC0415
 
+        roots = sources[:args.runs]
         with config.override(bfs_cpu="ops", bfs_gpu="ops"):
-            bfs(A, sources[0], parents=args.parents)
-            teps, times = [], []
-            for src in sources[:args.runs]:
-                dt, res = _timed(comm, dev, lambda s=src: bfs(A, s, parents=args.parents))
-                lv = res[0] if args.parents else res
-                if args.validate:
-                    gd.validate_bfs(A, src, lv, res[1] if args.parents else None)
-                    if src in levels_of and not lv.isequal(levels_of[src]):
-                        raise SystemExit(f"bfs-ops from {src}: other levels than bfs")
-                teps.append(component_edges(lv) / dt)
-                times.append(dt)
+            teps, times, found = searches(roots, args.parents)
+        for src, (lv, _) in zip(roots, found):
+            if args.validate and src in levels_of and not lv.isequal(levels_of[src]):
+                raise SystemExit(f"bfs-ops from {src}: other levels than bfs")
         out["bfs-ops"] = _searches(teps, times)
     if "sssp" in args.algorithms:
         runs = sources[:args.runs]

@@ -166,7 +166,8 @@ class _Level:
         deg = 0
         if owner == self.comm.rank:
             ends = self.a[0][source - self.lo:source - self.lo + 2]
-            deg = int(ends[1]) - int(ends[0]) if not self.gpu else int(np.diff(ends.get())[0])
+            ends = ends.get() if self.gpu else ends  # one read of two words
+            deg = int(ends[1] - ends[0])
         return int(self.comm.bcast(deg, root=owner))
 
     def expand(self, slot: int) -> Any:
