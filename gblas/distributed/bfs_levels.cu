@@ -117,8 +117,6 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ a_ptr, long 
   if (tid == 0 && source >= lo && source < hi) {
     const long long i = source - lo;
     const long long d = a_ptr[i + 1] - a_ptr[i];
-    cnt[0] = 1ULL;
-    cnt[1] = (unsigned long long)d;
     if (d < DB_BIG) {
       queue[0] = (int)i;
       cnt[2] = 1ULL;
