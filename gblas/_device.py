@@ -112,6 +112,10 @@ def move_array(arr: Any, device: str) -> Any:
 
 def same_device(*objects: Any, what: str = "operands") -> str:
     """The common device of ``objects`` (None entries ignored); DeviceMismatch if they differ."""
+    if len(objects) == 2:  # the common case, without building a set
+        da = getattr(objects[0], "device", None)
+        if da is not None and da == getattr(objects[1], "device", None):
+            return da
     devices = {o.device for o in objects if o is not None and hasattr(o, "device")}
     if len(devices) > 1:
         raise DeviceMismatch(

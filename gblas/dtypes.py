@@ -118,11 +118,20 @@ def lookup_dtype(dtype: Any) -> DataType:
     )
 
 
+_UNIFIED: dict[tuple[int, int], tuple[DataType, DataType, DataType]] = {}
+
+
 def unify(a: DataType, b: DataType) -> DataType:
-    """The type both operands are computed in (NumPy promotion; int64 with uint64 -> FP64)."""
-    if a == b:
+    """The type both operands are computed in (NumPy promotion; int64 with uint64 -> FP64).
+    Memoised per pair of type objects (every element-wise operation asks)."""
+    if a is b:
         return a
-    return lookup_dtype(np.promote_types(a.np_type, b.np_type))
+    hit = _UNIFIED.get((id(a), id(b)))
+    if hit is not None and hit[0] is a and hit[1] is b:
+        return hit[2]
+    d = a if a == b else lookup_dtype(np.promote_types(a.np_type, b.np_type))
+    _UNIFIED[(id(a), id(b))] = (a, b, d)
+    return d
 
 
 def dtype_of_value(value: Any) -> DataType:

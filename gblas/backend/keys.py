@@ -226,6 +226,14 @@ def reduce_all(monoid: Monoid, values: Any, out: DataType) -> Any:
         ds = reduce_dense(monoid, None, values, out)
         if ds is not None:
             return ds.read()[0]
+    op = monoid.binaryop
+    if op.ufunc is not None and not (monoid.is_any or op.name in ("first", "second", "any")) \
+            and (not out.is_float or op.name in ("min", "max")):
+        # one segment: the ufunc's own reduction (reduceat's index array and copy are per
+        # call); not for float sums and products, which it adds pairwise (reduceat adds in
+        # order: the results would differ in the last bits from every other path)
+        return op.ufunc.reduce(values.astype(out.np_type, copy=False)).astype(
+            out.np_type, copy=False).item()
     return segment_reduce(monoid, values, xp.zeros(1, dtype=np.int64), out)[0].item()
 
 

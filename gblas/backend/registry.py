@@ -152,10 +152,22 @@ class MxvCall:
     x: Any  # VecData
     ks: KernelSemiring
     nrows: int
-    mask_bits: Any  # bool[nrows] or None (raw, before complement)
+    # the mask's raw bits (before complement) as bool[nrows], None (no mask), or a function
+    # that makes them: a kernel that reads ``mask_keys`` instead never pays for the array
+    mask_bits_of: Any
     mask_comp: bool
     early_exit: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+    # the sorted keys of a sparse structural mask on the host (None otherwise)
+    mask_keys: Any = None
+
+    @property
+    def mask_bits(self) -> Any:
+        """bool[nrows] (raw, before complement) or None; made on first use."""
+        bits = self.mask_bits_of
+        if callable(bits):
+            bits = self.mask_bits_of = bits()
+        return bits
 
 
 @dataclass

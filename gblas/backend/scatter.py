@@ -71,6 +71,56 @@ def replace_in_mask(bits: Any, vals: Any, mk: Any, tk: Any, tv: Any) -> int:
 
 
 @numba.njit(**_JIT)
+def _fill_at_keys(bits, vals, keys, value):  # noqa: ANN001, ANN202
+    """Set ``bits`` and store ``value`` at ``keys`` (in place); returns the bits newly set."""
+    added = 0
+    for p in range(keys.shape[0]):
+        i = keys[p]
+        if not bits[i]:
+            bits[i] = True
+            added += 1
+        vals[i] = value
+    return added
+
+
+@numba.njit(**_JIT)
+def _merge_fill(ck, cv, keys, value):  # noqa: ANN001, ANN202
+    """Sorted unique ``ck`` (values ``cv``) ∪ sorted unique ``keys``, ``value`` at ``keys``
+    (over C's value there): one merge pass."""
+    out_k = np.empty(ck.shape[0] + keys.shape[0], dtype=np.int64)
+    out_v = np.empty(out_k.shape[0], dtype=cv.dtype)
+    a = b = c = 0
+    while a < ck.shape[0] or b < keys.shape[0]:
+        if b == keys.shape[0] or (a < ck.shape[0] and ck[a] < keys[b]):
+            out_k[c] = ck[a]
+            out_v[c] = cv[a]
+            a += 1
+        else:
+            if a < ck.shape[0] and ck[a] == keys[b]:
+                a += 1
+            out_k[c] = keys[b]
+            out_v[c] = value
+            b += 1
+        c += 1
+    return out_k[:c], out_v[:c]
+
+
+def fill_at_keys(bits: Any, vals: Any, keys: Any, value: Any) -> int:
+    """``C⟨M⟩ = s`` on the CPU arrays of a dense C (in place) with M as its sorted keys:
+    O(nnz(M)), one compiled pass. Returns the number of entries added."""
+    return int(_fill_at_keys(bits, vals, np.ascontiguousarray(keys, dtype=np.int64),
+                             np.asarray(value, dtype=vals.dtype)[()]))
+
+
+def merge_fill(ck: Any, cv: Any, keys: Any, value: Any) -> tuple[Any, Any]:
+    """``C⟨M⟩ = s`` for a sparse C on the CPU: (keys, values) of C with ``value`` at M's
+    sorted keys, in one merge pass (O(nnz(C) + nnz(M)))."""
+    return _merge_fill(np.ascontiguousarray(ck, dtype=np.int64), np.ascontiguousarray(cv),
+                       np.ascontiguousarray(keys, dtype=np.int64),
+                       np.asarray(value, dtype=cv.dtype)[()])
+
+
+@numba.njit(**_JIT)
 def _fold_cpu(bits, vals, idx, ub, uv, uo, u_full, op, pos, offset, dom):  # noqa: ANN001, ANN202
     """uv holds u in the accumulator's domain, uo in the output type; ``dom`` a value of
     the domain's type; ``pos`` >= 0: a positional accumulator (0: the value is offset, 1:

@@ -86,9 +86,14 @@ class Expression:
             out = cls(dt, expr.shape[0], name=name, device=expr.device)
         else:
             out = cls(dt, *expr.shape, name=name, device=expr.device)
-        if expr.ndim == 0:
-            if mask is not None:
-                raise InvalidValue("a Scalar result takes no mask")
+        if expr.ndim == 0 and mask is not None:
+            raise InvalidValue("a Scalar result takes no mask")
+        if mask is None and desc is None:
+            # a fresh output of the expression's own shape and device, no mask, accumulator
+            # or descriptor: the updater's checks hold by construction (a loop of small
+            # ``.new()`` calls pays for every line here)
+            out._write(expr._run(None, None), None, None, False)
+        elif expr.ndim == 0:
             out(desc=desc).update(expr)
         else:
             out(mask=mask, desc=desc).update(expr)

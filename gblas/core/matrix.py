@@ -479,8 +479,12 @@ class Matrix(MatrixLike):
 
     @property
     def T(self) -> TransposedMatrix:  # noqa: N802
-        """The transpose, as a view (``A.T.new()`` materialises it)."""
-        return TransposedMatrix(self)
+        """The transpose, as a view (``A.T.new()`` materialises it); one view object per
+        matrix (it holds nothing but the matrix), so a loop of ``A.T.mxv(...)`` makes none."""
+        view = self.__dict__.get("_t_view")
+        if view is None:
+            view = self.__dict__["_t_view"] = TransposedMatrix(self)
+        return view
 
     @property
     def _data(self) -> CSR:

@@ -30,6 +30,7 @@ from ..semirings.model import BinaryOp
 from .plan import record
 from .writeback import (
     dense_operand,
+    fill_at_keys,
     fill_under_mask,
     scattered,
     vector_mask_bits,
@@ -202,6 +203,8 @@ def _assign_all(data: VecData, kind: str, operand: Any, mask: Mask | None,
         if mask.parent._data.kind == SPARSE:
             # every masked-in position gets the scalar: T on the mask's keys only
             keys = vector_mask_keys(mask)
+            if accum is None and not replace:  # O(nnz(mask)) in place, or one merge
+                return fill_at_keys(data, keys, out.cast(operand))
             vals = data.xp.full(keys.shape[0], operand, dtype=out.np_type)
             T = VecData.sparse(data.size, out, keys, vals)  # noqa: N806
             return writeback_vector(data, T, mask, accum, replace, mask_applied=True)

@@ -7,6 +7,7 @@ the vector's entries over rows of Mᵀ; pull gathers each allowed output row of 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from .._device import device_kind, same_device
@@ -174,11 +175,17 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
                                               traits, ks.uses_left, mask_kind, desc, opname)
     reg, fmt, rep, used_direction = plan
     fuse = reg.fuses_mask and mask is not None
+    mask_keys = None
+    if fuse:
+        mdata = mask.parent._data
+        if mask.structure and mdata.kind == SPARSE and not mdata.on_device:
+            mask_keys = mdata.indices
     call = MxvCall(
         rep=rep, x=xdata, ks=ks, nrows=M.nrows,
-        mask_bits=vector_mask_bits(mask) if fuse else None,
+        mask_bits_of=partial(vector_mask_bits, mask) if fuse else None,
         mask_comp=bool(mask.complement) if fuse else False,
         early_exit=desc.early_exit if desc is not None else True,
+        mask_keys=mask_keys,
     )
     name = reg.name
     if xdata.on_device:

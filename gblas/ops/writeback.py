@@ -15,7 +15,8 @@ from .. import _config
 from ..backend import dense
 from ..backend import keys as E
 from ..backend.dense import DenseT, MaskView
-from ..backend.scatter import replace_in_mask, scatter, scatter_into_full
+from ..backend.scatter import fill_at_keys as scatter_fill_at_keys
+from ..backend.scatter import merge_fill, replace_in_mask, scatter, scatter_into_full
 from ..core.mask import Mask
 from ..dtypes import DataType
 from ..formats.csr.container import CSR
@@ -211,6 +212,28 @@ def fill_under_mask(C: VecData, mask_bits: Any, value: Any) -> VecData:
     return res.normalized()
 
 
+def fill_at_keys(C: VecData, keys: Any, value: Any) -> VecData:
+    """``C(mask) << value`` (no accum, no replace) on the CPU with a sparse structural mask
+    given by its sorted ``keys``: O(nnz(mask)) in place when C holds its dense arrays alone,
+    one merge when C is sparse (BFS: ``levels(q.S) << k``)."""
+    if C.kind == SPARSE:
+        ck, cv = merge_fill(C.indices, C.values, keys, value)
+        return VecData.sparse(C.size, C.dtype, ck, cv).normalized()
+    if C.kind == FULL:  # every key is present already: the values only
+        vals = C.values if C.exclusive else C.values.copy()
+        vals[keys] = value
+        res = VecData.full(C.size, C.dtype, vals)
+    else:
+        if C.exclusive:
+            bits, vals = C.bits, C.values
+        else:
+            bits, vals = C.bits.copy(), C.values.copy()
+        added = scatter_fill_at_keys(bits, vals, keys, value)
+        res = VecData.bitmap(C.size, C.dtype, bits, vals, C.nvals + added)
+    res.exclusive = True
+    return res.normalized()
+
+
 def _writeback_scatter(C: VecData, T: VecData, mask: Mask, mask_applied: bool) -> VecData:
     """Dense C, sparse T, no accum/replace, non-complemented mask: O(nnz(mask)+nnz(T)).
 
@@ -261,4 +284,4 @@ def writeback_matrix(C: CSR, T: CSR, mask: Mask | None, accum: BinaryOp | None,
 __all__ = ["writeback_vector", "writeback_matrix", "writeback_entries", "writeback_fused",
            "scattered",
            "mask_allowed", "mask_view", "dense_operand", "copy_of", "vector_mask_bits",
-           "vector_mask_keys", "fresh_bitmap", "fill_under_mask"]
+           "vector_mask_keys", "fresh_bitmap", "fill_under_mask", "fill_at_keys"]

@@ -67,6 +67,43 @@ def test_self_assign_through_a_permutation_reads_old_values() -> None:
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("storage", ["sparse", "bitmap", "full"])
+@pytest.mark.parametrize("shared", [False, True])
+def test_scalar_under_a_sparse_mask(storage: str, shared: bool) -> None:
+    """``w(m.S) << s`` / ``w(m.V) << s`` with a sparse mask (the BFS idiom
+    ``levels(q.S) << k``): s at the mask's entries, w's entries elsewhere, whatever w's
+    storage; a w whose arrays another vector holds too leaves that vector as it was."""
+    rng = np.random.default_rng(11)
+    n = 300
+    for trial in range(20):
+        c_idx = (np.arange(n) if storage == "full" else
+                 np.sort(rng.choice(n, int(rng.integers(0, n)), replace=False)))
+        w = Vector.from_coo(c_idx, rng.integers(-50, 50, len(c_idx)), size=n, dtype=INT64)
+        w = w.to_format(storage)
+        if storage == "bitmap" and not shared:
+            w._data = fresh_bitmap(w._data)  # owns its arrays: filled in place
+        other = w.dup() if not shared else None
+        if shared:
+            other = Vector(INT64, n)
+            other << w  # the identity expression: other shares w's arrays
+        before = dict(zip(*map(np.ndarray.tolist, w.to_coo()), strict=True))
+        m_idx = np.sort(rng.choice(n, int(rng.integers(0, 12)), replace=False))
+        m_val = rng.integers(0, 2, len(m_idx))
+        m = Vector.from_coo(m_idx, m_val, size=n, dtype=INT64)
+        assert m.format == "sparse"
+        structure = trial % 2 == 0
+        w(m.S if structure else m.V) << 99
+        want = dict(before)
+        for i, v in zip(m_idx.tolist(), m_val.tolist(), strict=True):
+            if structure or v != 0:
+                want[i] = 99
+        got_i, got_v = w.to_coo()
+        assert dict(zip(got_i.tolist(), got_v.tolist(), strict=True)) == want
+        assert w.nvals == len(want)
+        got_o = dict(zip(*map(np.ndarray.tolist, other.to_coo()), strict=True))
+        assert got_o == before  # the other holder of the arrays is untouched
+
+
 def test_fastsv_hooking_idiom_matches_a_loop() -> None:
     rng = np.random.default_rng(5)
     n = 200

@@ -262,6 +262,11 @@ def test_mxv_push(case: tuple[Any, DataType, DataType]) -> None:
         idx, got = cpu.mxv_push(MT, xi, xvals, A.nrows, mask, comp, ks)
         assert idx.dtype == np.int64 and got.dtype == ks.out_type.np_type
         assert np.all(np.diff(idx) > 0)
+        if mask is not None:  # the same mask as its sorted keys (a sparse structural mask)
+            kidx, kgot = cpu.mxv_push(MT, xi, xvals, A.nrows, None, comp, ks,
+                                      mask_keys=np.flatnonzero(mask))
+            np.testing.assert_array_equal(kidx, idx)
+            np.testing.assert_array_equal(kgot, got)
         dp = np.zeros(A.nrows, dtype=bool)
         dv = np.zeros(A.nrows, dtype=got.dtype)
         dp[idx] = True

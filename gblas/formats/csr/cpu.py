@@ -278,11 +278,58 @@ def mxv_pull(M: CSR, x_present: Any, x_values: Any | None, mask_bits: Any | None
 
 
 # ====================================================================== mxv: push
-def _push_impl(indptr, indices, mvals, m_iso, xidx, xvals, x_iso, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
-               mop, aop, ident, term, has_term, is_any, flag, acc, touched):
-    """``flag``: a bit a row (uint64 words, all zero on entry and on return), so the
-    touched set of a small frontier stays in the cache and comes out sorted by a scan of
-    its words."""
+@numba.njit(inline="always", **_JIT_OPTS)
+def _set_keys(mask, mkeys, on):  # noqa: ANN001, ANN202
+    """mask[k] = ``on`` at the sorted mask keys (a sparse mask in the workspace's bool[n])."""
+    for t in range(mkeys.shape[0]):
+        mask[mkeys[t]] = on
+
+
+@numba.njit(**_JIT_OPTS)
+def _sorted_touched(flag, summ, touched, cnt):  # noqa: ANN001, ANN202
+    """The touched rows in index order, the bits cleared on the way (a small frontier pays
+    for every Python-level array call, so this runs in the kernel's own call): radix-sort the
+    touched list, or scan the summary words and the touched words they name (n / 4096 + the
+    rows), whichever costs less."""
+    nwords = flag.shape[0]
+    idx = np.empty(cnt, dtype=np.int64)
+    if radix_passes(nwords * 64) * (8 * cnt + 2048) < summ.shape[0] + 2 * cnt:
+        idx[:] = radix_sort(touched[:cnt], nwords * 64)
+        for t in range(cnt):
+            w = idx[t] >> 6
+            flag[w] = _ZERO
+            summ[w >> 6] = _ZERO
+        return idx
+    c = 0
+    for s in range(summ.shape[0]):
+        y = summ[s]
+        if y == _ZERO:
+            continue
+        summ[s] = _ZERO
+        while y != _ZERO:
+            w = s * 64 + np.int64(ctz(y))
+            y &= y - _ONE
+            x = flag[w]
+            flag[w] = _ZERO
+            while x != _ZERO:
+                idx[c] = w * 64 + np.int64(ctz(x))
+                c += 1
+                x &= x - _ONE
+    return idx
+
+
+def _push_impl(indptr, indices, mvals, m_iso, xidx, xvals, x_iso, mask, mkeys, use_mask,  # noqa: ANN001, ANN202
+               mcomp, mop, aop, ident, term, has_term, is_any, k_free, flag, summ, acc,
+               touched):
+    """``flag``: a bit a row (uint64 words), ``summ``: a bit a word of ``flag`` (so the
+    touched rows come out sorted by a scan of n / 4096 summary words and the touched
+    words, not of all n / 64); both zero on entry and on return. ``mask``: bool[n], or for
+    a sparse mask the workspace's zeroed bool[n] that its keys ``mkeys`` are set in here and
+    cleared from on return (one simple test per edge either way: a three-way choice there
+    made the loop 1.5x slower). ``k_free`` (:func:`push_mark_applies`: an ``any`` monoid
+    whose product depends on the row alone) computes each row's product once, with the
+    output, and keeps no accumulator (a BFS step: a third less time)."""
+    _set_keys(mask, mkeys, True)
     cnt = 0
     for q in range(xidx.shape[0]):
         k = xidx[q]
@@ -293,39 +340,30 @@ def _push_impl(indptr, indices, mvals, m_iso, xidx, xvals, x_iso, mask, use_mask
                 continue
             w = i >> 6
             bit = _ONE << np.uint64(i & 63)
-            seen = (flag[w] & bit) != _ZERO
+            word = flag[w]
+            seen = (word & bit) != _ZERO
             if seen and (is_any or (has_term and acc[i] == term)):
                 continue
-            t = _MUL(mop, mvals[0] if m_iso else mvals[p], b, i, k, _J0, ident)
-            if seen:
-                acc[i] = _ADD(aop, acc[i], t)
-            else:
+            if not k_free:
+                t = _MUL(mop, mvals[0] if m_iso else mvals[p], b, i, k, _J0, ident)
+                if seen:
+                    acc[i] = _ADD(aop, acc[i], t)
+                    continue
                 acc[i] = t
-                flag[w] |= bit
-                touched[cnt] = i
-                cnt += 1
-    # the output in index order, in this call (a small frontier pays for every Python-level
-    # array call): radix-sort the touched list, or scan the words of the flags, whichever
-    # costs less; the flags are cleared on the way
-    nwords = flag.shape[0]
-    idx = np.empty(cnt, dtype=np.int64)
-    if radix_passes(nwords * 64) * (8 * cnt + 2048) < nwords:
-        idx[:] = radix_sort(touched[:cnt], nwords * 64)
-        for t in range(cnt):
-            flag[idx[t] >> 6] = _ZERO
-    else:
-        c = 0
-        for w in range(nwords):
-            x = flag[w]
-            if x != _ZERO:
-                flag[w] = _ZERO
-                while x != _ZERO:
-                    idx[c] = w * 64 + np.int64(ctz(x))
-                    c += 1
-                    x &= x - _ONE
+            if word == _ZERO:
+                summ[w >> 6] |= _ONE << np.uint64(w & 63)
+            flag[w] = word | bit
+            touched[cnt] = i
+            cnt += 1
+    _set_keys(mask, mkeys, False)
+    idx = _sorted_touched(flag, summ, touched, cnt)
     vals = np.empty(cnt, dtype=acc.dtype)
-    for t in range(cnt):
-        vals[t] = acc[idx[t]]
+    if k_free:
+        for t in range(cnt):
+            vals[t] = _MUL(mop, ident, ident, idx[t], _J0, _J0, ident)
+    else:
+        for t in range(cnt):
+            vals[t] = acc[idx[t]]
     return idx, vals
 
 
@@ -364,36 +402,63 @@ def push_mark_applies(ks: KernelSemiring) -> bool:
                 and ks.mult is not None and ks.mult.positional in (None, "firsti"))
 
 
-_PUSH_WS: dict[tuple[int, np.dtype], tuple[Any, Any, Any]] = {}
+# per (nrows, out dtype): row flags, their summary words, a sparse mask's bool[n], the
+# accumulator and the touched list
+_PUSH_WS: dict[tuple[int, np.dtype], tuple[Any, Any, Any, Any, Any]] = {}
+_NO_KEYS = np.empty(0, dtype=np.int64)
+
+
+def _push_plan(MT: CSR, ks: KernelSemiring) -> tuple[Any, tuple[Any, ...], Any, Any, bool]:
+    """(kernel, MT's arguments, x's dummy arguments when the multiply reads no x value, the
+    semiring's arguments, ``k_free``) for a push over MT, kept on MT (its arrays are not changed in
+    place) per resolved semiring: a loop of small pushes prepares them once."""
+    plans = MT.__dict__.setdefault("_push_plans", {})
+    plan = plans.get(id(ks))
+    if plan is None or plan[0] is not ks:  # (an id may be reused once ks is gone)
+        m_args = (_idx(MT.indptr), _idx(MT.indices),
+                  *operand_values(MT.values, MT.iso, ks.uses_left, ks))
+        x_unused = None if ks.uses_right else operand_values(None, None, False, ks)
+        plan = plans[id(ks)] = (ks, _push.for_semiring(ks), m_args, x_unused, sr_args(ks),
+                                bool(ks.derived("push_mark", push_mark_applies)))
+    return plan[1:]
 
 
 def mxv_push(MT: CSR, x_indices: Any, x_values: Any | None, nrows: int,
-             mask_bits: Any | None, mask_comp: bool, ks: KernelSemiring) -> tuple[Any, Any]:
+             mask_bits: Any | None, mask_comp: bool, ks: KernelSemiring,
+             mask_keys: Any | None = None) -> tuple[Any, Any]:
     """T = M ⊕.⊗ x by scattering each x entry k over row k of MT = Mᵀ (GraphBLAST push).
 
-    ``x_values`` is aligned with ``x_indices`` (sorted). A dense accumulator, flags and a
-    touched list are kept per (nrows, out dtype) and reset after use. Returns (indices
-    sorted unique, values).
+    ``x_values`` is aligned with ``x_indices`` (sorted). The mask comes as bool[nrows]
+    (``mask_bits``) or, for a sparse structural mask, as its sorted keys (``mask_keys``:
+    O(nnz(mask)), no array of nrows). Bit flags, an accumulator and a touched list are kept
+    per (nrows, out dtype) and reset after use. Returns (indices sorted unique, values).
     """
     out = ks.out_type.np_type
     xi = _idx(x_indices)
     if xi.shape[0] == 0 or nrows == 0 or MT.nnz == 0:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=out)
-    mb, use_mask = mask_args(mask_bits)
+    kernel, m_args, x_unused, sr, k_free = _push_plan(MT, ks)
+    x_args = x_unused if x_unused is not None else \
+        operand_values(x_values, None, ks.uses_right, ks)
     key = (int(nrows), np.dtype(out))
     ws = _PUSH_WS.pop(key, None)  # popped while in use: safe for concurrent callers
     if ws is None:
-        ws = (np.zeros((nrows + 63) // 64, dtype=np.uint64), np.empty(nrows, dtype=out),
+        nwords = (nrows + 63) // 64
+        ws = (np.zeros(nwords, dtype=np.uint64), np.zeros((nwords + 63) // 64, dtype=np.uint64),
+              np.zeros(nrows, dtype=np.bool_), np.empty(nrows, dtype=out),
               np.empty(nrows, dtype=np.int64))
-    flag, acc, touched = ws
+    flag, summ, mbool, acc, touched = ws
+    if mask_keys is not None:
+        mb, use_mask, mk = mbool, True, _idx(mask_keys)
+    else:
+        (mb, use_mask), mk = mask_args(mask_bits), _NO_KEYS
     try:
-        idx, vals = _push.for_semiring(ks)(
-            _idx(MT.indptr), _idx(MT.indices),
-            *operand_values(MT.values, MT.iso, ks.uses_left, ks), xi,
-            *operand_values(x_values, None, ks.uses_right, ks), mb, use_mask, bool(mask_comp),
-            *sr_args(ks), flag, acc, touched)
+        idx, vals = kernel(*m_args, xi, *x_args, mb, mk, use_mask, bool(mask_comp), *sr,
+                           k_free, flag, summ, acc, touched)
     except BaseException:
         flag[:] = 0
+        summ[:] = 0
+        mbool[:] = False
         raise
     finally:
         if len(_PUSH_WS) >= 8:  # keep a few workspaces (graphs in use), not one per size
@@ -402,23 +467,32 @@ def mxv_push(MT: CSR, x_indices: Any, x_values: Any | None, nrows: int,
     return idx, vals
 
 
-def mxv_push_parallel(MT: CSR, x_indices: Any, nrows: int, mask_bits: Any | None,
-                      mask_comp: bool, ks: KernelSemiring) -> tuple[Any, Any] | None:
-    """The parallel push (:func:`push_mark_applies`) as a bitmap (present, values), or None
-    when it does not apply or the frontier's edges are too few to pay for threads."""
+def push_parallel_applies(MT: CSR, x_indices: Any, nrows: int, ks: KernelSemiring) -> bool:
+    """Whether :func:`mxv_push_parallel` runs (:func:`push_mark_applies`, 2+ threads, and
+    enough frontier edges to pay for them)."""
     xi = _idx(x_indices)
     if xi.shape[0] * 16 * MT.nnz < _PARALLEL_PUSH_EDGES * max(MT.nrows, 1):
-        return None  # far below the threshold at 16x the average degree: skip the sum
+        return False  # far below the threshold at 16x the average degree: skip the sum
     if nrows == 0 or not ks.derived("push_mark", push_mark_applies) or \
             numba.get_num_threads() < 2:
-        return None
+        return False
     indptr = _idx(MT.indptr)
-    if int((indptr[xi + 1] - indptr[xi]).sum()) < _PARALLEL_PUSH_EDGES:
+    return int((indptr[xi + 1] - indptr[xi]).sum()) >= _PARALLEL_PUSH_EDGES
+
+
+def mxv_push_parallel(MT: CSR, x_indices: Any, nrows: int, mask_bits: Any | None,
+                      mask_comp: bool, ks: KernelSemiring, checked: bool = False
+                      ) -> tuple[Any, Any] | None:
+    """The parallel push (:func:`push_mark_applies`) as a bitmap (present, values), or None
+    when it does not apply or the frontier's edges are too few to pay for threads
+    (``checked``: the caller asked :func:`push_parallel_applies` already)."""
+    xi = _idx(x_indices)
+    if not (checked or push_parallel_applies(MT, xi, nrows, ks)):
         return None
     mb, use_mask = mask_args(mask_bits)
     flag = np.zeros(nrows, dtype=np.bool_)
     with numba.parallel_chunksize(max(1, min(256, xi.shape[0] // 64))):
-        _push_mark(indptr, _idx(MT.indices), xi, mb, use_mask, bool(mask_comp), flag)
+        _push_mark(_idx(MT.indptr), _idx(MT.indices), xi, mb, use_mask, bool(mask_comp), flag)
     vals = np.empty(nrows, dtype=ks.out_type.np_type)
     _row_products(flag, kernel_opcodes(ks)[0], _scalar(ks.identity, ks.out_type.np_type), vals)
     return flag, vals

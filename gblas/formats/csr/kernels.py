@@ -20,12 +20,15 @@ def _pull(call: MxvCall) -> VecData:
 
 def _push(call: MxvCall) -> VecData:
     xi, xv = call.x.as_sparse()
-    dense = cpu.mxv_push_parallel(call.rep, xi, call.nrows, call.mask_bits, call.mask_comp,
-                                  call.ks)
-    if dense is not None:
+    if cpu.push_parallel_applies(call.rep, xi, call.nrows, call.ks):
+        dense = cpu.mxv_push_parallel(call.rep, xi, call.nrows, call.mask_bits,
+                                      call.mask_comp, call.ks, checked=True)
         return VecData.bitmap(call.nrows, call.ks.out_type, *dense).normalized()
+    # a sparse structural mask goes in as its keys: no bool array of nrows is made
+    keys = call.mask_keys
     idx, values = cpu.mxv_push(call.rep, xi, xv if call.ks.uses_right else None, call.nrows,
-                               call.mask_bits, call.mask_comp, call.ks)
+                               None if keys is not None else call.mask_bits, call.mask_comp,
+                               call.ks, mask_keys=keys)
     return VecData.sparse(call.nrows, call.ks.out_type, idx, values).normalized()
 
 
