@@ -193,6 +193,34 @@ __device__ __forceinline__ bool db_candidate(const unsigned* __restrict__ cand, 
   return (c >> bit) & 1u;
 }
 
+// Warp-synchronous (every lane, each with the bits c of its own word, which starts at global
+// vertex `first`): queue those vertices for the next push, out-degree < DB_BIG in q_out (one
+// atomic a warp), bigger ones as chunks; adds their number and out-edges to the lane's counts.
+__device__ __forceinline__ void db_queue_bits(const long long* __restrict__ a_ptr, long long lo,
+                                              long long first, unsigned c, int lane,
+                                              int* q_out, long long* ch_out,
+                                              unsigned long long* cnt,
+                                              unsigned long long& nfound,
+                                              unsigned long long& fedges) {
+  int nsmall = 0;
+  for (unsigned b = c; b; b &= b - 1) {
+    const long long i = first + __ffs(b) - 1 - lo;
+    const long long deg = a_ptr[i + 1] - a_ptr[i];
+    ++nfound;
+    fedges += (unsigned long long)deg;
+    if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
+    else ++nsmall;
+  }
+  const int incl = db_warp_scan(nsmall, lane);
+  unsigned long long at = 0;
+  if (lane == 31 && incl) at = atomicAdd(cnt + 2, (unsigned long long)incl);
+  at = __shfl_sync(DB_FULL, at, 31) + (unsigned long long)(incl - nsmall);
+  for (unsigned b = c; b; b &= b - 1) {
+    const long long i = first + __ffs(b) - 1 - lo;
+    if (a_ptr[i + 1] - a_ptr[i] < DB_BIG) q_out[at++] = (int)i;
+  }
+}
+
 // Claim level k of a push for levels only: every candidate is on level k, nothing is
 // scanned; a thread a word (warps in step for the queue's one atomic a warp).
 extern "C" __global__ void dbfs_claim_pushed(const long long* __restrict__ a_ptr, long long lo,
@@ -218,26 +246,28 @@ extern "C" __global__ void dbfs_claim_pushed(const long long* __restrict__ a_ptr
       if (first + 32 > hi) c &= (1u << (hi - first)) - 1u;  // 0 < hi - first < 32
       newbits[w] = c;
     }
-    int nsmall = 0;  // the lane's new vertices for the queue (one atomic a warp)
-    for (unsigned b = c; b; b &= b - 1) {
-      const long long i = first + __ffs(b) - 1 - lo;
-      const long long deg = a_ptr[i + 1] - a_ptr[i];
-      lvl[i] = k;
-      ++nfound;
-      fedges += (unsigned long long)deg;
-      if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
-      else ++nsmall;
-    }
-    const int incl = db_warp_scan(nsmall, lane);
-    unsigned long long at = 0;
-    if (lane == 31 && incl) at = atomicAdd(cnt + 2, (unsigned long long)incl);
-    at = __shfl_sync(DB_FULL, at, 31) + (unsigned long long)(incl - nsmall);
-    for (unsigned b = c; b; b &= b - 1) {
-      const long long i = first + __ffs(b) - 1 - lo;
-      if (a_ptr[i + 1] - a_ptr[i] < DB_BIG) q_out[at++] = (int)i;
-    }
+    for (unsigned b = c; b; b &= b - 1) lvl[first + __ffs(b) - 1 - lo] = k;
+    db_queue_bits(a_ptr, lo, first, c, lane, q_out, ch_out, cnt, nfound, fedges);
   }
   db_add_counts(tail, nfound, fedges, lane);
+}
+
+// The queue of the block's vertices of the last level (its words in newbits) for a push that
+// follows a pull: a lean pull claim (below) leaves it unbuilt, as the push may never come.
+extern "C" __global__ void dbfs_requeue(const long long* __restrict__ a_ptr, long long lo,
+                                        long long span, const unsigned* __restrict__ newbits,
+                                        int* q_out, long long* ch_out,
+                                        unsigned long long* cnt) {
+  const int lane = threadIdx.x & 31;
+  const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+  const long long w0 = lo >> 5;
+  unsigned long long nfound = 0, fedges = 0;  // (not needed: counted by the claim)
+  for (long long base = gwarp * 32; base < span; base += nwarps * 32) {
+    const long long w = base + lane;
+    const unsigned c = w < span ? __ldg(&newbits[w]) : 0u;
+    db_queue_bits(a_ptr, lo, (w0 + w) * 32, c, lane, q_out, ch_out, cnt, nfound, fedges);
+  }
 }
 
 // Claim level k over the block's words (warp w: global word (lo >> 5) + w, lane = bit).
@@ -254,13 +284,18 @@ extern "C" __global__ void dbfs_claim_pushed(const long long* __restrict__ a_ptr
 //     alone (DB_BATCH loads at once), then the whole warp takes the rest of a longer row
 //     (32 entries a step; the ballot's lowest lane is the first hit in row order); the
 //     warp writes its word (atomicOr where phase A may set a bit of it: newbits was zeroed).
+// Found vertices are counted; unless `lean`, their out-edges are counted and they are queued
+// for a push. A pull claim is lean: after a pull LAGraph's rule reads no edge count, and the
+// push that may follow rebuilds the queue from newbits (dbfs_requeue); reading each found
+// vertex's row bounds and appending it to the queue made a pull level 1.5x slower (kron:24).
 extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       const int* __restrict__ t_idx,
                                       const long long* __restrict__ a_ptr, long long lo,
                                       long long hi, long long span, int k, int push,
                                       const unsigned* __restrict__ vis,
                                       const unsigned* __restrict__ cand, int nparts,
-                                      int want_par, const long long* __restrict__ heavy,
+                                      int want_par, int lean,
+                                      const long long* __restrict__ heavy,
                                       long long nheavy, int* lvl, int* par, unsigned* newbits,
                                       unsigned long long* tail, int* q_out, long long* ch_out,
                                       unsigned long long* cnt) {
@@ -287,11 +322,13 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
       atomicOr(&newbits[w], 1u << (v & 31));
       if (want_par) atomicMin(&par[i], hit);
       if (atomicCAS(&lvl[i], -1, k) == -1) {
-        const long long deg = a_ptr[i + 1] - a_ptr[i];
         ++nfound;
-        fedges += (unsigned long long)deg;
-        if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
-        else q_out[atomicAdd(cnt + 2, 1ULL)] = (int)i;
+        if (!lean) {
+          const long long deg = a_ptr[i + 1] - a_ptr[i];
+          fedges += (unsigned long long)deg;
+          if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
+          else q_out[atomicAdd(cnt + 2, 1ULL)] = (int)i;
+        }
       }
     }
   }
@@ -346,12 +383,14 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     if (got) {
       lvl[i] = k;
       if (want_par) par[i] = found;
-      deg = a_ptr[i + 1] - a_ptr[i];
       ++nfound;
-      fedges += (unsigned long long)deg;
-      if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
+      if (!lean) {
+        deg = a_ptr[i + 1] - a_ptr[i];
+        fedges += (unsigned long long)deg;
+        if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
+      }
     }
-    const unsigned qm = __ballot_sync(DB_FULL, got && deg < DB_BIG);
+    const unsigned qm = __ballot_sync(DB_FULL, got && !lean && deg < DB_BIG);
     if (qm) {  // one atomic a warp for its queued vertices
       unsigned long long at = 0;
       if (lane == 0) at = atomicAdd(cnt + 2, (unsigned long long)__popc(qm));

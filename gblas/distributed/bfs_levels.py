@@ -83,7 +83,7 @@ def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
         src = (Path(__file__).parent / "bfs_levels.cu").read_text()
         mod = cp.RawModule(code=src, options=("-std=c++17",))
         kerns = {k: mod.get_function(f"dbfs_{k}")
-                 for k in ("start", "expand", "claim", "claim_pushed", "unpack")}
+                 for k in ("start", "expand", "claim", "claim_pushed", "requeue", "unpack")}
         grids = {}
         for name, kern in kerns.items():
             per_sm, sms = occupancy(kern, device_id)
@@ -127,6 +127,7 @@ class _Level:
         nch = int(csr.indices.shape[0]) // _BIG + 1 if self.gpu else 1
         self.chunks = xp.empty((2, nch), dtype=np.int64)
         self.cnt = xp.zeros((2, 4), dtype=np.uint64)
+        self.queued = True  # the last level's vertices are in its queue slot
         if self.gpu:
             import cupy as cp  # noqa: PLC0415
 
@@ -155,6 +156,7 @@ class _Level:
     def start(self, source: int) -> int:
         """Level 0; returns the source's out-degree (its owner's, sent to every process)."""
         owner = int(self.lay.part.owner(np.array([source]))[0])
+        self.queued = True  # level 0 queues the source
         if self.gpu:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
                 self.a[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.nwords),
@@ -187,9 +189,20 @@ class _Level:
                                      send_offsets=self.w0)
         return out
 
+    def requeue(self, slot: int) -> None:
+        """The ``slot`` queue of the block's vertices of the last level, for a push after a
+        lean pull claim (GPU only: the CPU claim queues its vertices at every level)."""
+        if self.gpu and not self.queued:
+            self.kerns["requeue"]((self.grid["requeue"],), (_BLOCK,), (
+                self.a[0], np.int64(self.lo), np.int64(self.span), self.newbits,
+                self.queue[slot], self.chunks[slot], self.cnt[slot]))
+        self.queued = True
+
     def claim(self, k: int, push: bool, cand: Any, slot: int, parents: bool) -> None:
         nparts = self.comm.size if push else 0
         cand = self.touched if cand is None else cand
+        # a GPU pull claim is lean (no queue, no edge count): requeue() before a push
+        self.queued = not (self.gpu and not push)
         if self.gpu and push and not parents:  # every candidate is on level k: no scan
             self.kerns["claim_pushed"]((self.grid["claim_pushed"],), (_BLOCK,), (
                 self.a[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.span),
@@ -201,7 +214,7 @@ class _Level:
             self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
                 *self.t, self.a[0], np.int64(self.lo), np.int64(self.hi),
                 np.int64(self.span), np.int32(k), np.int32(push), self.vis, cand,
-                np.int32(nparts), np.int32(parents), self.heavy,
+                np.int32(nparts), np.int32(parents), np.int32(not push), self.heavy,
                 np.int64(self.heavy.shape[0]), self.lvl, self.par, self.newbits,
                 self.tail, self.queue[slot], self.chunks[slot], self.cnt[slot]))
         else:
@@ -268,6 +281,8 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
                 n, alpha, beta1, beta2)
             slot = k & 1
             ev = [lv.event()]
+            if do_push:
+                lv.requeue(1 - slot)
             cand = lv.expand(1 - slot) if do_push else None
             ev.append(lv.event())
             lv.claim(k, do_push, cand, slot, parents)
