@@ -88,15 +88,16 @@ class Vector(InfixMethods, ElementwiseMethods, Collection):
         on_gpu = type(values).__module__.startswith("cupy")
         if on_gpu and dev != "cpu":  # a CuPy array for a GPU vector: copied there, no detour
             xp = get_array_module(dev)
+            dt = lookup_dtype(dtype if dtype is not None else values.dtype)
             with xp.cuda.Device(device_index(dev)):
-                arr = xp.array(values, copy=True)
+                # one pass onto this device: the copy (the caller keeps its array) casts
+                arr = xp.array(values, dtype=dt.np_type, copy=True)
         else:
             xp, arr = np, np.asarray(values.get() if on_gpu else values)
+            dt = lookup_dtype(dtype if dtype is not None else arr.dtype)
+            arr = arr.astype(dt.np_type, copy=True)  # a copy: the caller keeps its array
         if arr.ndim != 1:
             raise DimensionMismatch(f"from_dense needs a 1-D array, got shape {arr.shape}")
-        dt = lookup_dtype(dtype if dtype is not None else arr.dtype)
-        # a copy (the caller keeps its array), made once: in place when arr already is one
-        arr = arr.astype(dt.np_type, copy=not (on_gpu and dev != "cpu"))
         if missing_value is None:
             data = VecData.full(arr.shape[0], dt, arr)
         else:

@@ -42,7 +42,7 @@
 #define FULL_FROM(b) (DB_FULL << (b))  // bits b..31 of a word (0 <= b < 32)
 
 __device__ __forceinline__ bool db_seen(const unsigned* __restrict__ vis, long long u) {
-  return (__ldg(&vis[u >> 5]) >> (u & 31)) & 1u;
+  return (__ldcg(&vis[u >> 5]) >> (u & 31)) & 1u;
 }
 
 // An unused atomicOr compiles to a reduction (RED): the lane does not wait for it.
@@ -241,7 +241,7 @@ extern "C" __global__ void dbfs_claim_pushed(const long long* __restrict__ a_ptr
     unsigned c = 0;
     if (w < span) {
       for (int p = 0; p < nparts; ++p) c |= __ldg(&cand[p * span + w]);
-      c &= ~__ldg(&vis[w0 + w]);
+      c &= ~__ldcg(&vis[w0 + w]);
       if (first < lo) c &= FULL_FROM(lo - first);
       if (first + 32 > hi) c &= (1u << (hi - first)) - 1u;  // 0 < hi - first < 32
       newbits[w] = c;
@@ -335,7 +335,7 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
   for (long long w = gwarp; w < span; w += nwarps) {  // phase B
     const long long v = (w0 + w) * 32 + lane;
     const long long i = v - lo;
-    const unsigned seen = __ldg(&vis[w0 + w]);  // visited before this level
+    const unsigned seen = __ldcg(&vis[w0 + w]);  // visited before this level
     bool todo = v >= lo && v < hi && !((seen >> lane) & 1u);
     if (push && todo) todo = db_candidate(cand, nparts, span, w, lane);
     long long s = 0, e = 0;
@@ -399,6 +399,38 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     }
   }
   db_add_counts(tail, nfound, fedges, lane);
+}
+
+// The push's touched words as (word of the owner's span, bits) pairs, for a small frontier
+// (a few words of the n / 32 set: bfs_levels.py sends these instead of every word). Pairs
+// for process p go to pairs[p * 2 * cap ...], their number to counts[p] (zeroed before); a
+// word at a block boundary goes to both owners, as in the dense exchange.
+extern "C" __global__ void dbfs_compact(const unsigned* __restrict__ touched, long long nwords,
+                                        const long long* __restrict__ w0s,
+                                        const long long* __restrict__ spans, int nparts,
+                                        long long cap, unsigned* pairs,
+                                        unsigned long long* counts) {
+  const long long nth = (long long)gridDim.x * blockDim.x;
+  for (long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x; w < nwords; w += nth) {
+    const unsigned bits = __ldg(&touched[w]);
+    if (!bits) continue;
+    for (int p = 0; p < nparts; ++p) {
+      const long long j = w - w0s[p];
+      if (j < 0 || j >= spans[p]) continue;
+      const unsigned long long at = atomicAdd(&counts[p], 1ULL);
+      pairs[p * 2 * cap + 2 * at] = (unsigned)j;
+      pairs[p * 2 * cap + 2 * at + 1] = bits;
+    }
+  }
+}
+
+// cand[j] |= bits for every received (j, bits) pair (cand zeroed before): the candidates of
+// a sparse push, one copy (several senders may name one word).
+extern "C" __global__ void dbfs_or_pairs(const unsigned* __restrict__ pairs, long long npairs,
+                                         unsigned* cand) {
+  const long long nth = (long long)gridDim.x * blockDim.x;
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < npairs; t += nth)
+    atomicOr(&cand[__ldg(&pairs[2 * t])], __ldg(&pairs[2 * t + 1]));
 }
 
 // vis |= every process's new frontier words. gathered[p * wmax + j] is word
