@@ -55,10 +55,6 @@ from .vector import DistVector
 _MAX_N = 2**31 - 2  # int32 vertex ids and levels in the kernels
 _BLOCK = 256
 _BIG = 256  # DB_BIG of the .cu: a vertex of this out-degree is queued as chunks
-# a push whose frontier holds at most this fraction of the vertices sends its touched words
-# as (word, bits) pairs after a swap of their counts (one host read); a bigger one sends
-# every word of each block (kron:26 on two H100s: 0.14-0.21 ms a push level for 8.4 MB)
-SPARSE_PUSH = 1 / 1024
 _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in chunks
 KERNEL_NAME = "dist_bfs_levels"
 
@@ -87,8 +83,7 @@ def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
         src = (Path(__file__).parent / "bfs_levels.cu").read_text()
         mod = cp.RawModule(code=src, options=("-std=c++17",))
         kerns = {k: mod.get_function(f"dbfs_{k}")
-                 for k in ("start", "expand", "claim", "claim_pushed", "requeue", "unpack",
-                           "compact", "or_pairs")}
+                 for k in ("start", "expand", "claim", "claim_pushed", "requeue", "unpack")}
         grids = {}
         for name, kern in kerns.items():
             per_sm, sms = occupancy(kern, device_id)
@@ -133,7 +128,6 @@ class _Level:
         self.chunks = xp.empty((2, nch), dtype=np.int64)
         self.cnt = xp.zeros((2, 4), dtype=np.uint64)
         self.queued = True  # the last level's vertices are in its queue slot
-        self.pairs: Any = None  # the sparse push's buffers, made on its first use
         if self.gpu:
             import cupy as cp  # noqa: PLC0415
 
@@ -178,11 +172,9 @@ class _Level:
             deg = int(ends[1] - ends[0])
         return int(self.comm.bcast(deg, root=owner))
 
-    def expand(self, slot: int, sparse: bool) -> tuple[Any, int]:
-        """The candidates of this process's block after a push from the ``slot`` frontier,
-        and how many copies of the block's words they hold: every process's touched words
-        (``size × span`` words), or for a ``sparse`` push one copy, the OR of the nonzero
-        words every process sent as (word, bits) pairs."""
+    def expand(self, slot: int) -> Any:
+        """The candidates of this process's block after a push from the ``slot`` frontier:
+        the touched words of every process, ``size × span`` words."""
         self.touched.fill(0)
         if self.gpu:
             self.kerns["expand"]((self.grid["expand"],), (_BLOCK,), (
@@ -191,51 +183,11 @@ class _Level:
         else:
             cpu_kernels.expand(*self.a, self.queue[slot], self.cnt[slot], self.vis,
                                self.touched)
-        size = self.comm.size
-        if size == 1:
-            return self.touched, 1
-        if sparse:
-            return self._sparse_exchange(), 1
-        out, _ = self.comm.alltoallv(self.touched, self.spans, [self.span] * size,
+        if self.comm.size == 1:
+            return self.touched
+        out, _ = self.comm.alltoallv(self.touched, self.spans, [self.span] * self.comm.size,
                                      send_offsets=self.w0)
-        return out, size
-
-    def _sparse_exchange(self) -> Any:
-        """The touched words' exchange as (word of the owner's span, bits) pairs: the pairs'
-        counts are read on the host and swapped (MPI) before the pairs travel, so a small
-        frontier sends a few words instead of n / 32. Returns the block's candidate words."""
-        xp, size, cap = self.xp, self.comm.size, max(self.spans)
-        if self.pairs is None:
-            self.pairs = xp.empty(size * 2 * cap, dtype=np.uint32)
-            self.cand1 = xp.empty(max(self.span, 1), dtype=np.uint32)
-            self.pair_counts = xp.zeros(size, dtype=np.uint64)
-            self.w0_dev = xp.asarray(np.asarray(self.w0, dtype=np.int64))
-            self.spans_dev = xp.asarray(np.asarray(self.spans, dtype=np.int64))
-        if self.gpu:
-            self.pair_counts.fill(0)
-            self.kerns["compact"]((self.grid["compact"],), (_BLOCK,), (
-                self.touched, np.int64(self.nwords), self.w0_dev, self.spans_dev,
-                np.int32(size), np.int64(cap), self.pairs, self.pair_counts))
-            counts = [int(c) for c in self.pair_counts.get()]  # the host sizes the sends
-        else:
-            counts = []
-            for p in range(size):
-                seg = self.touched[self.w0[p]:self.w0[p] + self.spans[p]]
-                nz = np.flatnonzero(seg)
-                part = self.pairs[p * 2 * cap:p * 2 * cap + 2 * nz.shape[0]]
-                part[0::2], part[1::2] = nz, seg[nz]
-                counts.append(int(nz.shape[0]))
-        got, recv = self.comm.alltoallv(self.pairs, [2 * c for c in counts],
-                                        send_offsets=[p * 2 * cap for p in range(size)])
-        cand = self.cand1
-        cand.fill(0)
-        npairs = sum(recv) // 2
-        if self.gpu and npairs:
-            self.kerns["or_pairs"]((self.grid["or_pairs"],), (_BLOCK,), (
-                got, np.int64(npairs), cand))
-        elif npairs:
-            np.bitwise_or.at(cand, got[0::2].astype(np.int64), got[1::2])
-        return cand
+        return out
 
     def requeue(self, slot: int) -> None:
         """The ``slot`` queue of the block's vertices of the last level, for a push after a
@@ -246,11 +198,8 @@ class _Level:
                 self.queue[slot], self.chunks[slot], self.cnt[slot]))
         self.queued = True
 
-    def claim(self, k: int, push: bool, cand: Any, nparts: int, slot: int,
-              parents: bool) -> None:
-        """Claim level k: ``cand`` holds ``nparts`` copies of the block's candidate words
-        (a push), or is None (a pull: every unvisited vertex)."""
-        nparts = nparts if push else 0
+    def claim(self, k: int, push: bool, cand: Any, slot: int, parents: bool) -> None:
+        nparts = self.comm.size if push else 0
         cand = self.touched if cand is None else cand
         # a GPU pull claim is lean (no queue, no edge count): requeue() before a push
         self.queued = not (self.gpu and not push)
@@ -332,12 +281,11 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
                 n, alpha, beta1, beta2)
             slot = k & 1
             ev = [lv.event()]
-            cand, nparts = None, 0
             if do_push:
                 lv.requeue(1 - slot)
-                cand, nparts = lv.expand(1 - slot, sparse=nq <= n * SPARSE_PUSH)
+            cand = lv.expand(1 - slot) if do_push else None
             ev.append(lv.event())
-            lv.claim(k, do_push, cand, nparts, slot, parents)
+            lv.claim(k, do_push, cand, slot, parents)
             ev.append(lv.event())
             found, frontier_edges = lv.exchange(slot)
             ev.append(lv.event())

@@ -7,7 +7,6 @@ success, and any failure raises (a non-zero exit of mpiexec). ``DEVICE`` is ``cp
 
 from __future__ import annotations
 
-import itertools
 import sys
 from typing import Any
 
@@ -18,7 +17,6 @@ import gblas as gb
 import gblas.distributed as gd
 from gblas import binary, monoid, semiring
 from gblas.algorithms import bfs, connected_components, pagerank, sssp, validate_bfs
-from gblas.distributed import bfs_levels
 from gblas.exceptions import (
     DimensionMismatch,
     DomainMismatch,
@@ -39,11 +37,8 @@ def check_bfs(comm: gd.Comm) -> None:
     assert A.nvals == S.nvals
     rng = np.random.default_rng(1)
     # "fused": the level loop of local kernels and fixed-size collectives
-    # (gblas.distributed.bfs_levels), its pushes exchanging every touched word (SPARSE_PUSH
-    # 0) or (word, bits) pairs (1.0); "ops": the GraphBLAS level loop on DistMatrix
-    default_sparse = bfs_levels.SPARSE_PUSH
-    for method, sparse in (("fused", 0.0), ("fused", 1.0), ("ops", default_sparse)):
-        bfs_levels.SPARSE_PUSH = sparse
+    # (gblas.distributed.bfs_levels); "ops": the GraphBLAS level loop on DistMatrix
+    for method in ("fused", "ops"):
         with gb.config.override(bfs_cpu=method, bfs_gpu=method):
             for src in rng.choice(S.nrows, 3, replace=False).tolist():
                 for direction in ("auto", "push", "pull"):
@@ -60,22 +55,19 @@ def check_bfs(comm: gd.Comm) -> None:
                     gd.validate_bfs(A, src, lv, pi)
                     validate_bfs(S, src, lv.gather().to("cpu"), pi.gather().to("cpu"))
                     assert bfs(A, src, direction=direction).gather().to("cpu").isequal(rl)
-    bfs_levels.SPARSE_PUSH = default_sparse
     # a vertex of no edges as the source, and a graph whose blocks are shorter than a
     # bitmap word (P > 1 processes share words)
     for n in (2, 5, 70):  # n = 2 on 3 processes: one block is empty
         rows = np.arange(n - 2)  # a directed path; vertex n - 1 has no edges
         S = gb.Matrix.from_coo(rows, rows + 1, True, nrows=n, ncols=n)  # noqa: N806
         A = gd.from_matrix(S, gd.Layout(comm, n))  # noqa: N806
-        for src, sparse in itertools.product(sorted({0, n - 1, n // 2}), (0.0, 1.0)):
-            bfs_levels.SPARSE_PUSH = sparse
+        for src in sorted({0, n - 1, n // 2}):
             for direction in ("auto", "push", "pull"):
                 lv, pi = bfs(A, src, parents=True, direction=direction)
                 rl, rp = _serial_bfs(S, src, parents=True, direction=direction)
-                what = f"path of {n}, from {src} ({direction}, sparse push {sparse})"
+                what = f"path of {n}, from {src} ({direction})"
                 assert lv.gather().to("cpu").isequal(rl), what
                 assert pi.gather().to("cpu").isequal(rp), what
-    bfs_levels.SPARSE_PUSH = default_sparse
 
 
 def check_algorithms(comm: gd.Comm) -> None:
