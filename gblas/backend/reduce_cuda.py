@@ -1,9 +1,9 @@
 """Reduction of a dense vector (bitmap or full) to a scalar on the GPU, left on the device.
 
-Two launches and no read: each block folds a grid-stride share of the positions (in
-increasing order per thread) and writes a partial (present, value, position); one block
-then folds the partials and writes the value and its presence to a 2-element device array
-(:class:`gblas.backend.dense.DeviceScalar`). Monoids fold with the generated ``gb_add``
+One launch and no read: each block folds a grid-stride share of the positions (in
+increasing order per thread) and writes a partial (present, value, position); the last
+block to finish folds the partials and writes the value and its presence to a 2-element
+device array (:class:`gblas.backend.dense.DeviceScalar`). Monoids fold with the generated ``gb_add``
 functor; ``any``/``first`` keep the value of the smallest position and ``second`` that of
 the largest, as the CPU does. The source is generated per (monoid, types) and memoised
 per device, like :mod:`gblas.backend.dense_cuda`.
@@ -58,12 +58,16 @@ __device__ __forceinline__ gb_part gb_block(gb_part p) {
   return r;
 }
 
-// the value at i: A's (cast), or with GB_DOT the product a(i) (x) b(i) where both exist
-extern "C" __global__ void gb_reduce_part(const long long n, const int full,
-                                          const bool* bits, const TA* vals,
-                                          const int b_full, const bool* b_bits,
-                                          const TB* b_vals,
-                                          bool* p_has, TZ* p_v, long long* p_at) {
+// the value at i: A's (cast), or with GB_DOT the product a(i) (x) b(i) where both exist.
+// Every block writes its partial; the last block to finish (a counter, reset by it for the
+// next reduction on the stream) folds the partials in block order and writes the result:
+// one launch for the whole reduction.
+extern "C" __global__ void gb_reduce(const long long n, const int full,
+                                     const bool* bits, const TA* vals,
+                                     const int b_full, const bool* b_bits,
+                                     const TB* b_vals,
+                                     bool* p_has, TZ* p_v, long long* p_at,
+                                     unsigned* done, TZ* out) {
   gb_part acc = {false, TZ(), 0};
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -80,30 +84,33 @@ extern "C" __global__ void gb_reduce_part(const long long n, const int full,
 #endif
   }
   acc = gb_block(acc);
+  __shared__ bool s_last;
   if (threadIdx.x == 0) {
     p_has[blockIdx.x] = acc.has; p_v[blockIdx.x] = acc.v; p_at[blockIdx.x] = acc.at;
+    __threadfence();  // the partial is visible before the count says so
+    s_last = atomicAdd(done, 1u) == gridDim.x - 1;
   }
-}
-
-extern "C" __global__ void gb_reduce_final(const int nparts, const bool* p_has,
-                                           const TZ* p_v, const long long* p_at,
-                                           TZ* out) {
-  gb_part acc = {false, TZ(), 0};
-  for (int i = threadIdx.x; i < nparts; i += blockDim.x) {
-    gb_part x = {p_has[i], p_v[i], p_at[i]};
-    acc = gb_combine(acc, x);
+  __syncthreads();
+  if (!s_last) return;
+  __threadfence();
+  gb_part tot = {false, TZ(), 0};
+  for (int i = threadIdx.x; i < (int)gridDim.x; i += blockDim.x) {
+    gb_part x = {((volatile bool*)p_has)[i], ((volatile TZ*)p_v)[i],
+                 ((volatile long long*)p_at)[i]};
+    tot = gb_combine(tot, x);
   }
-  acc = gb_block(acc);
+  tot = gb_block(tot);
   if (threadIdx.x == 0) {  // [value, present]
-    out[0] = acc.v;
-    out[1] = acc.has ? (TZ)1 : (TZ)0;
+    out[0] = tot.v;
+    out[1] = tot.has ? (TZ)1 : (TZ)0;
+    *done = 0u;
   }
 }
 """
 
-# partial results: the first pass gets up to 1024 blocks (8 of 256 threads an SM on an
-# H100: full occupancy; with 256 a PageRank reduction of one or two 4 M-element FP64
-# vectors took 30 µs against 11-22 µs to read them); the final fold is one block
+# partial results: up to 1024 blocks (8 of 256 threads an SM on an H100: full occupancy;
+# with 256 a PageRank reduction of one or two 4 M-element FP64 vectors took 30 µs against
+# 11-22 µs to read them); the final fold is the last block's
 MAX_PARTS = 4 * BLOCK
 
 
@@ -122,8 +129,8 @@ def _keep(m: Monoid) -> int | None:
 
 @functools.cache
 def _kernels(device_id: int, ta: str, tz: str, aop: int, keep: int,
-             dot: tuple[int, str, str] | None = None) -> tuple[Any, Any]:
-    """The two kernels for (input type, result type, monoid[, the dot's multiply opcode,
+             dot: tuple[int, str, str] | None = None) -> Any:
+    """The kernel for (input type, result type, monoid[, the dot's multiply opcode,
     domain and B's type]), compiled once per device."""
     cp = _cp()
     mop, td, tb = dot if dot is not None else (0, "bool", "bool")
@@ -133,7 +140,7 @@ def _kernels(device_id: int, ta: str, tz: str, aop: int, keep: int,
            f"#define GB_MOP {mop}\n" + _KERNEL)
     with cp.cuda.Device(device_id):
         mod = cp.RawModule(code=src, options=("-std=c++17",))
-        return mod.get_function("gb_reduce_part"), mod.get_function("gb_reduce_final")
+        return mod.get_function("gb_reduce")
 
 
 def reduce_dense(m: Monoid, bits: Any, vals: Any, out: DataType,
@@ -157,18 +164,18 @@ def reduce_dense(m: Monoid, bits: Any, vals: Any, out: DataType,
     cp = _cp()
     n = int(vals.shape[0])
     dev = int(vals.device.id)
-    part, final = _kernels(dev, _ctype(vals.dtype), _ctype(out.np_type),
-                           int(m.binaryop.opcode), keep, dot_key)
+    kernel = _kernels(dev, _ctype(vals.dtype), _ctype(out.np_type), int(m.binaryop.opcode),
+                      keep, dot_key)
     nparts = int(max(1, min(MAX_PARTS, (n + BLOCK - 1) // BLOCK)))
-    p_has, p_v, p_at = _partials(dev, out.np_type, cp.cuda.get_current_stream().ptr)
+    p_has, p_v, p_at, done = _partials(dev, out.np_type, cp.cuda.get_current_stream().ptr)
     with cp.cuda.Device(dev):
         full = bits is None
         b_full = b_bits is None
-        part((nparts,), (BLOCK,), (np.int64(n), np.int32(full), vals if full else bits, vals,
-                                   np.int32(b_full), vals if b_full else b_bits,
-                                   vals if b_vals is None else b_vals, p_has, p_v, p_at))
         res = cp.empty(2, dtype=out.np_type)
-        final((1,), (BLOCK,), (np.int32(nparts), p_has, p_v, p_at, res))
+        kernel((nparts,), (BLOCK,), (np.int64(n), np.int32(full), vals if full else bits, vals,
+                                     np.int32(b_full), vals if b_full else b_bits,
+                                     vals if b_vals is None else b_vals, p_has, p_v, p_at, done,
+                                     res))
     return DeviceScalar(res, out)
 
 
@@ -178,13 +185,14 @@ def _ctype(dtype: Any) -> str:
 
 
 @functools.cache
-def _partials(device_id: int, dtype: Any, stream: int) -> tuple[Any, Any, Any]:
-    """Per device, type and stream: the blocks' partial results (reused: the stream orders
-    one reduction's final fold before the next one's partials)."""
+def _partials(device_id: int, dtype: Any, stream: int) -> tuple[Any, Any, Any, Any]:
+    """Per device, type and stream: the blocks' partial results and the count of blocks
+    done (reused: the stream orders one reduction's final fold, which resets the count,
+    before the next one's partials)."""
     cp = _cp()
     with cp.cuda.Device(device_id):
         return (cp.empty(MAX_PARTS, dtype=np.bool_), cp.empty(MAX_PARTS, dtype=dtype),
-                cp.empty(MAX_PARTS, dtype=np.int64))
+                cp.empty(MAX_PARTS, dtype=np.int64), cp.zeros(1, dtype=np.uint32))
 
 
 __all__ = ["reduce_dense"]

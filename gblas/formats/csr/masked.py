@@ -216,4 +216,32 @@ def masked_product_work(A: CSR, M: CSR, len_b: np.ndarray,  # noqa: N803
                                 m_ptr, _idx(M.indices), bounds.astype(np.int64))
 
 
-__all__ = ["masked_product_work", "merge_under_mask", "restrict"]
+@numba.njit(cache=True, nogil=True)
+def _count_bounds(m_rows, la, m_cols, len_bt, a_cols, len_b):  # noqa: ANN001, ANN202
+    dot = 0.0
+    saxpy = 0.0
+    every_row = True  # every row of A with entries has a mask row
+    for i in range(m_rows.shape[0]):
+        dot += float(m_rows[i]) * float(la[i])
+        saxpy += float(m_rows[i])
+        if la[i] != 0 and m_rows[i] == 0:
+            every_row = False
+    for j in range(m_cols.shape[0]):
+        dot += float(m_cols[j]) * float(len_bt[j])
+    if every_row:
+        for k in range(a_cols.shape[0]):
+            saxpy += float(a_cols[k]) * float(len_b[k])
+    return dot, saxpy
+
+
+def count_bounds(m_rows: np.ndarray, la: np.ndarray, m_cols: np.ndarray, len_bt: np.ndarray,
+                 a_cols: np.ndarray, len_b: np.ndarray) -> tuple[float, float]:
+    """(an upper bound of the dot products' work at M's entries, a lower bound of the masked
+    saxpy's) from row and column counts alone: Σ_i |M(i,:)|·|A(i,:)| + Σ_j |M(:,j)|·|B(:,j)|,
+    and nnz(M) plus, when every row of A with entries has a mask row, Σ_k |A(:,k)|·|B(k,:)|;
+    one compiled pass (CPU arrays) instead of about ten array passes."""
+    return _count_bounds(_idx(m_rows), _idx(la), _idx(m_cols), _idx(len_bt), _idx(a_cols),
+                         _idx(len_b))
+
+
+__all__ = ["count_bounds", "masked_product_work", "merge_under_mask", "restrict"]
