@@ -218,6 +218,12 @@ def test_forced_direction_is_used_on_every_level(kron10, direction):
     assert stats["directions"] and set(stats["directions"]) == {direction}
 
 
+def bfs_stats(A, source: int, **kw) -> dict:  # noqa: N803
+    stats: dict = {}
+    bfs(A, source, stats=stats, **kw)
+    return stats
+
+
 def test_auto_on_dense_small_graph_pulls():
     """A dense random graph with n <= 60 is dense enough for the rule to pull."""
     rng = np.random.default_rng(3)
@@ -225,10 +231,18 @@ def test_auto_on_dense_small_graph_pulls():
     mask = np.triu(rng.random((n, n)) < 0.3, 1)
     r, c = np.nonzero(mask | mask.T)
     g = Graph(n, r, c, r, c, True, Matrix.from_coo(r, c, True, BOOL, nrows=n, ncols=n))
-    stats: dict = {}
-    lv = dense_levels(bfs(g.A, 0, stats=stats), n)
+    first: dict = {}
+    lv = dense_levels(bfs(g.A, 0, stats=first), n)
     assert np.array_equal(lv, scipy_levels(g, 0))
-    assert "pull" in stats["directions"]
+    # LAGraph's rule: no transpose at hand (symmetry unknown, none cached), push only
+    assert set(first["directions"]) == {"push"} and "csr_T" not in g.A._reps
+    stats: dict = {}
+    lv = dense_levels(bfs(g.A, 0, stats=stats), n)  # the second search builds Aᵀ
+    assert np.array_equal(lv, scipy_levels(g, 0))
+    assert "pull" in stats["directions"] and "csr_T" in g.A._reps
+    h = Matrix.from_coo(r, c, True, BOOL, nrows=n, ncols=n)
+    assert h.is_symmetric()  # a known symmetric A is its own transpose: pulls at once
+    assert "pull" in bfs_stats(h, 0)["directions"]
 
 
 def test_thresholds_change_the_switch_not_the_levels(kron10):

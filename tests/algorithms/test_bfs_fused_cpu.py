@@ -69,10 +69,23 @@ def check_tree(A, source: int, lv: np.ndarray, pi: np.ndarray) -> None:  # noqa:
         assert lv[p] == lv[v] - 1
 
 
+def transpose_at_hand(A) -> bool:  # noqa: N803
+    """pull_ready(A) without its side effect: may an "auto" search of A pull?"""
+    return (A.format != "csr" or A.device != "cpu" or bool(A._props.get("symmetric_True"))
+            or "csr_T" in A._reps or bool(A._props.get("bfs_searched")))
+
+
 def compare(A, source: int, direction: str = "auto", **kw) -> dict:  # noqa: N803
-    """Fused vs ops (levels, parents, stats) vs SciPy; returns the fused stats."""
+    """Fused vs ops (levels, parents, stats) vs SciPy; returns the fused stats. The first
+    search of a matrix without its transpose at hand pushes only (LAGraph's rule): it is
+    then run once more, so that both paths compare with the transpose built."""
     n = A.nrows
     want = scipy_levels(A, source)
+    if direction == "auto" and not transpose_at_hand(A):
+        s0: dict = {}
+        assert np.array_equal(dense(bfs(A, source, stats=s0, **kw), n), want)
+        assert set(s0["directions"]) <= {"push"}, "a first search without Aᵀ pushes only"
+        assert "csr_T" not in A._reps, "the first search built the transpose"
     sf: dict = {}
     so: dict = {}
     lf, pf = bfs(A, source, parents=True, direction=direction, stats=sf, **kw)

@@ -79,6 +79,7 @@ GRAPHS = {
 @pytest.fixture(scope="module", params=sorted(GRAPHS))
 def graph(request: pytest.FixtureRequest) -> tuple[str, Matrix, Matrix]:
     A = GRAPHS[request.param]()  # noqa: N806
+    A.is_symmetric()  # Aᵀ at hand: the CPU reference's first search may pull (pull_ready)
     return request.param, A, A.to(GPU)
 
 
@@ -172,6 +173,7 @@ def test_fused_edge_cases() -> None:
     # an isolated source, and a disconnected graph
     A = Matrix.from_coo([1, 2, 3, 5], [2, 3, 1, 6], True, nrows=8, ncols=8)  # noqa: N806
     A = A.ewise_add(A.T.new(), gb.binary.first).new()  # noqa: N806
+    A.is_symmetric()  # Aᵀ at hand: the CPU reference's first search may pull (pull_ready)
     Ag = A.to(GPU)  # noqa: N806
     for src in range(8):
         for direction in ("auto", "push", "pull"):
