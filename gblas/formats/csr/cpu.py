@@ -410,8 +410,8 @@ _NO_KEYS = np.empty(0, dtype=np.int64)
 
 def _push_plan(MT: CSR, ks: KernelSemiring) -> tuple[Any, tuple[Any, ...], Any, Any, bool]:
     """(kernel, MT's arguments, x's dummy arguments when the multiply reads no x value, the
-    semiring's arguments, ``k_free``) for a push over MT, kept on MT (its arrays are not changed in
-    place) per resolved semiring: a loop of small pushes prepares them once."""
+    semiring's arguments, ``k_free``) for a push over MT, kept on MT (its arrays are not
+    changed in place) per resolved semiring: a loop of small pushes prepares them once."""
     plans = MT.__dict__.setdefault("_push_plans", {})
     plan = plans.get(id(ks))
     if plan is None or plan[0] is not ks:  # (an id may be reused once ks is gone)
