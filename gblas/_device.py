@@ -43,6 +43,8 @@ def normalize_device(device: Any = None) -> str:
     ``None`` means the configured default; ``"auto"`` the first GPU when one works, else the
     CPU; ``"cuda"`` means ``"cuda:0"``.
     """
+    if device == "cpu":  # the common case, already canonical
+        return "cpu"
     if device is None:
         device = _config.get("default_device")
     if not isinstance(device, str):

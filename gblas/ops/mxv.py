@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 from .._device import device_kind, same_device
+from ..backend import keys as E
 from ..backend import spmv
 from ..backend.threads import threads_for
 from ..core.descriptor import Descriptor
@@ -21,6 +22,7 @@ from ..exceptions import DimensionMismatch, NotImplementedForFormat
 from ..formats.vector import FULL, SPARSE, VecData
 from ..semirings.model import KernelSemiring, resolve_semiring
 from .dispatch import MxvCall, find_kernel, formats_for, semiring_traits
+from .ewise import ewise_values
 from .plan import choose_direction, record
 from .validate import as_semiring, require
 from .writeback import vector_mask_bits
@@ -69,8 +71,6 @@ def vxm_expr(u: Any, A: Any, op: Any) -> Expression:  # noqa: N803
 
 def inner_expr(u: Any, v: Any, op: Any) -> Expression:
     """⊕_i u_i ⊗ v_i as a Scalar expression."""
-    from .ewise import ewise_values  # noqa: PLC0415
-
     require(v, "vector", "inner")
     sr = as_semiring(op, "inner")
     if u.size != v.size:
@@ -79,8 +79,6 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
     ks = resolve_semiring(sr, u.dtype, v.dtype)
 
     def compute(mask: Any, desc: Any) -> Result:
-        from ..backend import keys as E  # noqa: PLC0415
-
         if u._data.on_device:  # ⊕ of u(i) ⊗ v(i) in one reduction on the device
             from ..backend.reduce_cuda import reduce_dense  # noqa: PLC0415
             from .writeback import dense_operand  # noqa: PLC0415
