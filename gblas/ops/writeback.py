@@ -196,18 +196,24 @@ def fresh_bitmap(C: VecData) -> VecData:
     return res
 
 
+def owned_bitmap(C: VecData) -> tuple[Any, Any]:
+    """C as (bits, values) arrays the caller may update in place: C's own when C is a bitmap
+    nothing else holds (``exclusive``), else new ones."""
+    if C.kind == BITMAP and C.exclusive:
+        return C.bits, C.values
+    if C.kind == SPARSE:
+        res = fresh_bitmap(C)
+        return res.bits, res.values
+    bits, vals = C.as_bitmap()
+    return bits.copy(), vals.copy()
+
+
 def fill_under_mask(C: VecData, mask_bits: Any, value: Any) -> VecData:
     """``C(mask) << value`` (no accum, no replace) with the mask as bool[size]: O(size)
     vectorised, in place when C holds its bitmap alone (BFS: ``levels(q.S) << k``)."""
-    if C.kind == BITMAP and C.exclusive:
-        res = C
-    elif C.kind == SPARSE:
-        res = fresh_bitmap(C)
-    else:
-        bits, vals = C.as_bitmap()
-        res = VecData.bitmap(C.size, C.dtype, bits.copy(), vals.copy())
-    nvals = E.fill_masked(res.bits, res.values, mask_bits, value)
-    res = VecData.bitmap(C.size, C.dtype, res.bits, res.values, nvals)
+    bits, vals = owned_bitmap(C)
+    nvals = E.fill_masked(bits, vals, mask_bits, value)
+    res = VecData.bitmap(C.size, C.dtype, bits, vals, nvals)
     res.exclusive = True
     return res.normalized()
 
@@ -224,10 +230,7 @@ def fill_at_keys(C: VecData, keys: Any, value: Any) -> VecData:
         vals[keys] = value
         res = VecData.full(C.size, C.dtype, vals)
     else:
-        if C.exclusive:
-            bits, vals = C.bits, C.values
-        else:
-            bits, vals = C.bits.copy(), C.values.copy()
+        bits, vals = owned_bitmap(C)
         added = scatter_fill_at_keys(bits, vals, keys, value)
         res = VecData.bitmap(C.size, C.dtype, bits, vals, C.nvals + added)
     res.exclusive = True
@@ -240,11 +243,7 @@ def _writeback_scatter(C: VecData, T: VecData, mask: Mask, mask_applied: bool) -
     C's arrays are updated in place when C holds them alone (``exclusive``), else copied.
     """
     out = C.dtype
-    cb, cv = C.as_bitmap()
-    if C.kind == BITMAP and C.exclusive:
-        bits, vals = cb, cv
-    else:
-        bits, vals = cb.copy(), cv.copy()
+    bits, vals = owned_bitmap(C)
     tk, tv = T.as_sparse()
     if not mask_applied:
         keep = mask_allowed(mask, tk)
@@ -284,4 +283,4 @@ def writeback_matrix(C: CSR, T: CSR, mask: Mask | None, accum: BinaryOp | None,
 __all__ = ["writeback_vector", "writeback_matrix", "writeback_entries", "writeback_fused",
            "scattered",
            "mask_allowed", "mask_view", "dense_operand", "copy_of", "vector_mask_bits",
-           "vector_mask_keys", "fresh_bitmap", "fill_under_mask", "fill_at_keys"]
+           "vector_mask_keys", "fresh_bitmap", "owned_bitmap", "fill_under_mask", "fill_at_keys"]
