@@ -163,6 +163,34 @@ def test_fused_small_grids(blocks_per_sm: int) -> None:
                 assert info["grid"] % blocks_per_sm == 0
 
 
+@pytest.mark.parametrize("small_edges", [0, 64, 1 << 40])
+@pytest.mark.parametrize("name", ["road3000", "grid40x70", "hub", "directed800", "kron12"])
+def test_fused_block_levels(name: str, small_edges: int) -> None:
+    """Block levels (small pushes in block 0 alone, no grid sync): off, for tiny frontiers
+    only, and for every push level; the results and directions are the CPU's."""
+    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+    A = GRAPHS[name]()  # noqa: N806
+    A.is_symmetric()
+    Ag = A.to(GPU)  # noqa: N806
+    for src in _sources(A, 3, 5):
+        for direction in ("auto", "push"):
+            st_c: dict = {}
+            lc, pc = bfs(A, src, parents=True, direction=direction, stats=st_c)
+            lg, pg, info = fused_bfs(Ag, src, parents=True, direction=direction,
+                                     small_edges=small_edges)
+            what = f"{name} source {src} {direction} small_edges={small_edges}"
+            _same(lc, lg, what + " levels")
+            _same(pc, pg, what + " parents")
+            assert info["directions"] == st_c["directions"], what
+            steps = len(info["directions"])
+            if small_edges == 0:
+                assert info["block_steps"] == 0, what
+            elif small_edges == 1 << 40 and direction == "push":
+                assert info["block_steps"] == steps, what  # every level in block 0
+            assert 0 <= info["block_steps"] <= steps
+
+
 def test_fused_edge_cases() -> None:
     # a single vertex, no edges
     one = Matrix(bool, 1, 1, device=GPU)
@@ -226,6 +254,9 @@ def test_fused_api_errors() -> None:
         bfs_fused.fused_bfs(A.to(GPU), 0, direction="sideways")
     with pytest.raises(InvalidValue):
         bfs_fused.fused_bfs(A.to(GPU), 0, beta2=-1.0)
+    for bad in (-1, True, 2.5):
+        with pytest.raises(InvalidValue, match="small_edges"):
+            bfs_fused.fused_bfs(A.to(GPU), 0, small_edges=bad)
     lv, pi, info = bfs_fused.fused_bfs(A.to(GPU), 5, parents=True)
     assert info["levels"] == 5 and info["reached"] == 16 and pi.nvals == 16
     assert info["host_syncs"] == 1 and info["levels_per_sync"] == 5

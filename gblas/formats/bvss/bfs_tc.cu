@@ -187,7 +187,7 @@ bfs_bvss(const long long* __restrict__ a_ptr, const long long* __restrict__ a_id
     unsigned long long acc = 0;  // out-degrees of the new vertices
     if (do_push) {
       fb_push(g, L, acc, sbuf, gwarp, nwarps, lane);
-      fb_count(L, st, true, acc, lane);
+      fb_count(L, true, acc, lane);
     } else {
       unsigned long long* len = P.vq_len + (k & 1);
       bv_frontier(g, P, n, k, len, tid, nthreads, lane);

@@ -107,7 +107,8 @@ struct FbGraph {
 struct FbLoop {
   long long done, k, steps, push_pull, do_push, any_pull, vis_valid, queue_valid;
   long long edges_unexplored, nq, last_nq, nvisited;
-  unsigned long long frontier_edges, t_start, t_last, spare;
+  unsigned long long frontier_edges, t_start, t_last;
+  long long decided;  // fused: the direction of level k is already taken (after block levels)
 };
 #define FB_LOOP_WORDS 16
 
@@ -130,6 +131,14 @@ __device__ __forceinline__ unsigned long long fb_clock() {
 
 __device__ __forceinline__ bool fb_seen(const unsigned int* vis, int u) {
   return (__ldcg(&vis[u >> 5]) >> (u & 31)) & 1u;
+}
+
+// A level counter: LOCAL (block levels of the fused kernel) = the block's copy in shared
+// memory (through a generic pointer), else the grid's in global memory, read through L2.
+template <bool LOCAL>
+__device__ __forceinline__ unsigned long long fb_ctr(const unsigned long long* c) {
+  if constexpr (LOCAL) return *reinterpret_cast<const volatile unsigned long long*>(c);
+  else return __ldcg(c);
 }
 
 __device__ __forceinline__ long long fb_out_degree(const FbGraph& g, int v) {
@@ -169,21 +178,33 @@ __device__ __forceinline__ void fb_stage(const FbLevel& L, bool claim, int v, in
 // lvl probes, the CASes and the degree loads of the FB_PB edges are issued together, so a
 // lane has several memory accesses in flight instead of one dependent chain per edge.
 // Claimed vertices of out-degree < FB_BIG are staged for the queue, bigger ones go to the
-// chunk list; fe accumulates the out-degrees of the new vertices.
+// chunk list; fe accumulates the out-degrees of the new vertices. LOCAL (block levels: a
+// few hundred edges, latency-bound): no probe before the CAS, and every target's degree
+// loaded alongside it, so the chain is edge -> CAS -> stage instead of edge -> probe ->
+// CAS -> degree -> stage.
+template <bool LOCAL>
 __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& L,
                                                const bool (&ok)[FB_PB], const int (&u)[FB_PB],
                                                const int (&v)[FB_PB], unsigned long long& fe,
                                                int* sbuf, int& fill, int lane) {
   int old[FB_PB];
-#pragma unroll
-  for (int b = 0; b < FB_PB; ++b) old[b] = ok[b] ? __ldcg(&g.lvl[v[b]]) : 0;
-#pragma unroll
-  for (int b = 0; b < FB_PB; ++b) {
-    if (ok[b] && old[b] == -1) old[b] = atomicCAS(&g.lvl[v[b]], -1, L.k);
-  }
   long long deg[FB_PB];
+  if constexpr (LOCAL) {
 #pragma unroll
-  for (int b = 0; b < FB_PB; ++b) deg[b] = ok[b] && old[b] == -1 ? fb_out_degree(g, v[b]) : 0;
+    for (int b = 0; b < FB_PB; ++b) deg[b] = ok[b] ? fb_out_degree(g, v[b]) : 0;
+#pragma unroll
+    for (int b = 0; b < FB_PB; ++b) old[b] = ok[b] ? atomicCAS(&g.lvl[v[b]], -1, L.k) : 0;
+  } else {
+#pragma unroll
+    for (int b = 0; b < FB_PB; ++b) old[b] = ok[b] ? __ldcg(&g.lvl[v[b]]) : 0;
+#pragma unroll
+    for (int b = 0; b < FB_PB; ++b) {
+      if (ok[b] && old[b] == -1) old[b] = atomicCAS(&g.lvl[v[b]], -1, L.k);
+    }
+#pragma unroll
+    for (int b = 0; b < FB_PB; ++b)
+      deg[b] = ok[b] && old[b] == -1 ? fb_out_degree(g, v[b]) : 0;
+  }
 #pragma unroll
   for (int b = 0; b < FB_PB; ++b) {
     bool claim = ok[b] && old[b] == -1;
@@ -200,11 +221,12 @@ __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& 
   }
 }
 
+template <bool LOCAL = false>
 __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
                                         unsigned long long& fe, int* sbuf, long long gwarp,
                                         long long nwarps, int lane) {
-  const long long nreg = (long long)__ldcg(L.c_in);
-  const long long nch = (long long)__ldcg(L.c_in + 2);
+  const long long nreg = (long long)fb_ctr<LOCAL>(L.c_in);
+  const long long nch = (long long)fb_ctr<LOCAL>(L.c_in + 2);
   int fill = 0;
   bool ok[FB_PB];
   int uu[FB_PB], vv[FB_PB];
@@ -222,7 +244,7 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
         uu[b] = u;
         vv[b] = ok[b] ? (int)g.a_idx[p] : 0;
       }
-      fb_visit_batch(g, L, ok, uu, vv, fe, sbuf, fill, lane);
+      fb_visit_batch<LOCAL>(g, L, ok, uu, vv, fe, sbuf, fill, lane);
     }
   }
   // tier 2: the regular queue, 32 vertices per warp round; their rows (out-degree < FB_BIG)
@@ -264,7 +286,7 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
         ok[b] = ei < total;
         vv[b] = ok[b] ? (int)g.a_idx[so + (ei - eo)] : 0;
       }
-      fb_visit_batch(g, L, ok, uu, vv, fe, sbuf, fill, lane);
+      fb_visit_batch<LOCAL>(g, L, ok, uu, vv, fe, sbuf, fill, lane);
     }
   }
   if (fill) fb_flush(L, sbuf, fill, lane);
@@ -482,6 +504,7 @@ __device__ __forceinline__ void fb_loop_init(FbLoop& st, int mode, long long n, 
   st.frontier_edges = (unsigned long long)src_deg;
   st.k = 1;
   st.steps = 0;
+  st.decided = 0;
 }
 
 // The direction of level st.k: LAGraph's rule, as algorithms/bfs.py (one thread).
@@ -512,10 +535,11 @@ __device__ __forceinline__ void fb_decide(FbLoop& st, long long n, double alpha,
 // vertex is reached. The writer (one thread of the grid) also logs the step (duration since
 // st.t_last, frontier size, direction) and clears the rebuilt-queue slot ctr[16..19] once
 // it has been read.
+template <bool LOCAL = false>
 __device__ __forceinline__ void fb_finish(FbLoop& st, const unsigned long long* c,
                                           unsigned long long* ctr, long long n,
                                           unsigned int* meta, bool writer) {
-  const long long nnew = (long long)(__ldcg(c) + __ldcg(c + 1));
+  const long long nnew = (long long)(fb_ctr<LOCAL>(c) + fb_ctr<LOCAL>(c + 1));
   if (writer) {
     const unsigned long long now = fb_clock();
     if (st.steps < FB_TLOG) meta[8 + st.steps] = (unsigned int)(now - st.t_last);
@@ -523,7 +547,7 @@ __device__ __forceinline__ void fb_finish(FbLoop& st, const unsigned long long* 
     meta[8 + FB_TLOG + st.steps] = ((unsigned int)nnew << 1) | (st.do_push ? 1u : 0u);
     if (st.do_push && !st.queue_valid) ctr[16] = ctr[17] = ctr[18] = ctr[19] = 0ULL;
   }
-  st.frontier_edges = __ldcg(c + 3);
+  st.frontier_edges = fb_ctr<LOCAL>(c + 3);
   st.vis_valid = !st.do_push;
   st.queue_valid = st.do_push;
   st.steps += 1;
@@ -554,14 +578,13 @@ __device__ __forceinline__ FbLevel fb_level(int k, int* q0, int* q1, long long* 
 }
 
 // One warp's count into the level's counters: the pull's vertices found (slot word 0), the
-// push's frontier edges (word 3; only a push decision before any pull reads it).
-__device__ __forceinline__ void fb_count(const FbLevel& L, const FbLoop& st, bool do_push,
-                                         unsigned long long acc, int lane) {
-  if (!do_push || (st.push_pull && !st.any_pull)) {
+// push's frontier edges (word 3: LAGraph's rule reads it before any pull, the fused kernel's
+// choice of block levels after every push; one atomic per warp and level).
+__device__ __forceinline__ void fb_count(const FbLevel& L, bool do_push, unsigned long long acc,
+                                         int lane) {
 #pragma unroll
-    for (int off = 16; off > 0; off >>= 1) acc += __shfl_xor_sync(FB_FULL, acc, off);
-    if (lane == 0 && acc) atomicAdd(L.c_out + (do_push ? 3 : 0), acc);
-  }
+  for (int off = 16; off > 0; off >>= 1) acc += __shfl_xor_sync(FB_FULL, acc, off);
+  if (lane == 0 && acc) atomicAdd(L.c_out + (do_push ? 3 : 0), acc);
 }
 
 // Results (grid-stride): int64 levels (-1 where unreached), reached bits, int64 parents.

@@ -3,25 +3,88 @@
 // the direction rule are in bfs_common.cuh (shared with the level kernels of
 // bfs_levels.cu); this file is the persistent loop: one phase per level, one grid sync
 // between levels (two at a direction switch that needs a rebuild).
-
+//
+// Block levels: a push level whose frontier has at most `small_edges` out-edges is run by
+// block 0 alone, and so are the levels after it while that holds, each ended by a
+// __syncthreads instead of a grid sync; the other blocks wait at one grid sync until the
+// frontier grows again (or the search ends). A grid sync on the H100 plus the counters'
+// round trip is most of a level with a tiny frontier (road networks: ~5.6 µs a level, one
+// dependent chain of ~9 L2 accesses the rest); block 0 then publishes its copy of the loop
+// state (gst, 16 words after the counters) and every block resumes from it.
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
 #include "bfs_common.cuh"
 
+// Whether level st.k (its direction taken) runs as block levels: a push from a queue (not
+// right after a pull) over at most small_edges frontier edges (0: never).
+__device__ __forceinline__ bool fb_block_level(const FbLoop& st, long long small_edges) {
+  return small_edges > 0 && st.do_push && st.queue_valid &&
+         (long long)st.frontier_edges <= small_edges;
+}
+
+// Block 0 alone (every thread): push levels st.k, st.k + 1, ... with the block's warps, a
+// __syncthreads after each, thread 0 folding the counters and taking the next direction, as
+// long as the next level is a small push. The level counters live in the block's shared
+// memory meanwhile (s_ctr, the same three slots as ctr): the frontier's slot is copied in
+// first, and the last level's slot copied out with the grid's next two slots cleared, so
+// the grid resumes exactly as after a grid level. Returns with the next level's direction
+// taken (st.decided) or the search done. The other blocks are parked at a grid sync, so
+// lvl, par, the queues and ctr are the block's alone.
+__device__ __noinline__ void fb_block_levels(const FbGraph& g, FbLoop& st, long long n,
+                                             double alpha, double beta1, double beta2,
+                                             long long small_edges, int* q0, int* q1,
+                                             long long* own0, long long* own1,
+                                             unsigned long long* ctr, unsigned long long* s_ctr,
+                                             unsigned int* meta, int* sbuf, int lane) {
+  const long long bwarp = threadIdx.x >> 5;
+  if (threadIdx.x < 4) {
+    const int k = (int)st.k;
+    s_ctr[4 * ((k - 1) % 3) + threadIdx.x] = __ldcg(ctr + 4 * ((k - 1) % 3) + threadIdx.x);
+    s_ctr[4 * (k % 3) + threadIdx.x] = 0ULL;
+  }
+  __syncthreads();
+  int last;
+  do {
+    const FbLevel L = fb_level((int)st.k, q0, q1, own0, own1, s_ctr);
+    last = L.k;
+    if (threadIdx.x == 0) {
+      unsigned long long* clr = s_ctr + 4 * ((L.k + 1) % 3);
+      clr[0] = clr[1] = clr[2] = clr[3] = 0ULL;
+    }
+    unsigned long long acc = 0;
+    fb_push<true>(g, L, acc, sbuf, bwarp, FB_BLOCK / 32, lane);
+    fb_count(L, true, acc, lane);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      fb_finish<true>(st, L.c_out, ctr, n, meta, true);
+      fb_decide(st, n, alpha, beta1, beta2);
+      st.decided = 1;
+      meta[5] += 1u;  // steps run as block levels
+    }
+    __syncthreads();
+  } while (!st.done && fb_block_level(st, small_edges));
+  if (threadIdx.x < 4) {
+    ctr[4 * (last % 3) + threadIdx.x] = s_ctr[4 * (last % 3) + threadIdx.x];
+    ctr[4 * ((last + 1) % 3) + threadIdx.x] = 0ULL;
+    ctr[4 * ((last + 2) % 3) + threadIdx.x] = 0ULL;
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(FB_BLOCK, FB_MIN_BLOCKS)
 bfs_fused(const long long* __restrict__ a_ptr, const long long* __restrict__ a_idx,
           const long long* __restrict__ t_ptr, const long long* __restrict__ t_idx,
           long long n, long long nnz, long long source, int mode, int want_parents, int sym,
-          double alpha, double beta1, double beta2,
+          double alpha, double beta1, double beta2, long long small_edges,
           int* lvl, int* par, int* q0, int* q1, long long* own0, long long* own1,
           unsigned int* vis0, unsigned int* vis1, long long* heavy,
-          unsigned long long* ctr,  // 20 words, zero at launch
+          unsigned long long* ctr,  // 36 words, zero at launch (20 counters, gst)
           long long* out_levels, bool* out_bits, long long* out_parents,
           unsigned int* meta) {
   cg::grid_group grid = cg::this_grid();
   __shared__ int s_stage[FB_BLOCK / 32][FB_STAGE];
   __shared__ FbLoop st;
+  __shared__ unsigned long long s_ctr[12];  // block levels' counters
   const unsigned long long t_start = fb_clock();
   const int lane = threadIdx.x & 31;
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -39,15 +102,36 @@ bfs_fused(const long long* __restrict__ a_ptr, const long long* __restrict__ a_i
   grid.sync();
   const long long nheavy = (long long)__ldcg(ctr + 12);
   if (threadIdx.x == 0) st.t_last = fb_clock();
-  if (tid == 0) meta[3] = (unsigned int)(st.t_last - t_start);
+  if (tid == 0) {
+    meta[3] = (unsigned int)(st.t_last - t_start);
+    meta[5] = 0u;
+  }
 
   // ---- the level loop. Thread 0 of every block runs the direction rule on the counters
   // (the same arithmetic in every block, so every block takes the same decision) and keeps
   // the loop state in shared memory, out of the registers the phases need.
+  FbLoop* gst = reinterpret_cast<FbLoop*>(ctr + 20);
   while (true) {
-    if (threadIdx.x == 0) fb_decide(st, n, alpha, beta1, beta2);
+    if (threadIdx.x == 0) {
+      if (!st.decided) fb_decide(st, n, alpha, beta1, beta2);
+      st.decided = 0;
+    }
     __syncthreads();
     if (st.done) break;
+    if (fb_block_level(st, small_edges)) {  // the same decision in every block
+      if (blockIdx.x == 0) {
+        fb_block_levels(g, st, n, alpha, beta1, beta2, small_edges, q0, q1, own0, own1, ctr,
+                        s_ctr, meta, sbuf, lane);
+        if (threadIdx.x == 0) *gst = st;
+      }
+      grid.sync();
+      if (threadIdx.x == 0 && blockIdx.x != 0) {
+        const long long* from = reinterpret_cast<const long long*>(gst);
+        long long* to = reinterpret_cast<long long*>(&st);
+        for (int i = 0; i < FB_LOOP_WORDS; ++i) to[i] = __ldcg(from + i);
+      }
+      continue;  // the next level's direction is taken (st.decided)
+    }
     const int k = (int)st.k;
     const bool do_push = st.do_push;
     FbLevel L = fb_level(k, q0, q1, own0, own1, ctr);
@@ -78,7 +162,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const long long* __restrict__ a_i
       if (nheavy) fb_pull_heavy(g, L, nheavy, vis_in, vis_out, acc, gwarp, nwarps, lane);
       fb_pull(g, L, n, vis_in, vis_out, acc, gwarp, nwarps, lane);
     }
-    fb_count(L, st, do_push, acc, lane);
+    fb_count(L, do_push, acc, lane);
     grid.sync();
     if (threadIdx.x == 0) fb_finish(st, L.c_out, ctr, n, meta, tid == 0);
     // no barrier needed here: the one at the top of the loop orders these writes

@@ -42,6 +42,10 @@ _TLOG = 4096  # FB_TLOG: steps whose duration the kernel logs
 _MAX_N = 2**31 - 2  # int32 vertex ids and levels inside the kernel; INT_MAX marks "no parent"
 _LOG_HEAD = 4096  # per-level words read back with the header (more levels: a second read)
 _MODES = {"auto": 0, "push": 1, "pull": 2}
+_CTR_WORDS = 36  # the fused kernel's counters (20) and the loop state block 0 publishes (16)
+# Block levels: a push over at most this many frontier edges runs in block 0 alone, with a
+# __syncthreads instead of a grid sync (bfs_fused.cu); 8 warps take 64 edges a round each.
+SMALL_EDGES = 1024
 
 
 def _cp() -> Any:
@@ -173,10 +177,11 @@ class Work:
     chunk lists, the heavy in-rows' chunk list, two visited bitmaps, the counters (zero),
     the step log and the outputs. The pull's Aᵀ is A's cached transpose (push-only: A)."""
 
-    def __init__(self, A: Any, parents: bool, direction: str) -> None:  # noqa: N803
+    def __init__(self, A: Any, parents: bool, direction: str,  # noqa: N803
+                 ctr_words: int = 20) -> None:
         self.csr: CSR = A._csr()
         self.csr_t: CSR = A._csr_T() if direction != "push" else self.csr
-        self.alloc_state(A.nrows, self.csr.nnz, parents)
+        self.alloc_state(A.nrows, self.csr.nnz, parents, ctr_words)
         hcap = 1 if direction == "push" else (self.csr_t.nnz // _HCHUNK
                                               + self.csr_t.nnz // _HEAVY + 2)
         self.heavy = _cp().empty(hcap, dtype=np.int64)
@@ -204,11 +209,12 @@ class Work:
     def graph_args(self) -> tuple[Any, ...]:
         return (self.csr.indptr, self.csr.indices, self.csr_t.indptr, self.csr_t.indices)
 
-    def results(self, A: Any, parents: bool, stream: Any = None  # noqa: N803
-                ) -> tuple[Any, Any, dict[str, Any], int]:
+    def results(self, A: Any, parents: bool, stream: Any = None,  # noqa: N803
+                block_steps: bool = False) -> tuple[Any, Any, dict[str, Any], int]:
         """(levels, parents, info, host reads): the vector data built on the device from the
         outputs, and what the step log says; one host read of the log's head (two when the
-        search took more than _LOG_HEAD steps)."""
+        search took more than _LOG_HEAD steps). ``block_steps``: the kernel counted its
+        block levels in meta[5] (the fused kernel)."""
         n, meta = self.n, self.meta
         at = 8 + _TLOG  # the per-step words
         head = meta[:at + min(n, _LOG_HEAD)].get(stream=stream)
@@ -229,12 +235,15 @@ class Work:
                 "frontier": (log >> 1).astype(np.int64).tolist(),
                 "step_us": (step_ns / 1e3).tolist(),
                 "kernel_us": float(int(head[3]) + int(head[4]) + int(step_ns.sum())) / 1e3}
+        if block_steps:
+            info["block_steps"] = int(head[5])
         return levels, pi, info, reads
 
 
 def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
               alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
-              blocks_per_sm: int | None = None) -> tuple[Any, Any, dict[str, Any]]:
+              blocks_per_sm: int | None = None, small_edges: int = SMALL_EDGES
+              ) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` in one cooperative kernel.
 
     Returns ``(levels, parents, info)``: ``levels`` INT64 vector data (``VecData``;
@@ -246,32 +255,37 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``kernel_us`` (device time of the start, of those steps and of the output pass: the
     whole kernel when it took at most 4096 steps), ``grid``/``block`` (launch shape),
     ``host_syncs`` (host reads: 1, 2 past 4096 steps), ``levels_per_sync`` (the levels, all
-    in one launch) and ``kernel``.
+    in one launch), ``small_edges`` and ``block_steps`` (the steps run as block levels) and
+    ``kernel``.
     ``direction``: ``"auto"`` (LAGraph's rule with ``alpha``, ``beta1``, ``beta2``),
     ``"push"`` or ``"pull"``. Pull reads the CSR of Aᵀ (A's cached transpose).
     ``blocks_per_sm`` (a tuning knob) caps the blocks launched per SM; by default
-    :func:`_default_blocks_per_sm` picks it from the average degree.
+    :func:`_default_blocks_per_sm` picks it from the average degree. ``small_edges`` (a
+    tuning knob; 0 turns it off): a push level whose frontier has at most that many
+    out-edges runs in one block, without a grid-wide barrier.
     """
     src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
+    if isinstance(small_edges, bool) or not isinstance(small_edges, int) or small_edges < 0:
+        raise InvalidValue(f"small_edges must be a non-negative int, got {small_edges!r}")
     cp = _cp()
     dev = _device_id(A.device)
     n = A.nrows
     with cp.cuda.Device(dev):
         kern, per_sm, sms = get_kernel(dev)
-        w = Work(A, parents, direction)
+        w = Work(A, parents, direction, _CTR_WORDS)
         per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, w.csr.nnz, per_sm))
         grid = per_sm * sms
         kern((grid,), (_BLOCK,), (
             *w.graph_args(), np.int64(n), np.int64(w.csr.nnz), np.int64(src),
             np.int32(_MODES[direction]), np.int32(bool(parents)), np.int32(w.csr_t is w.csr),
-            np.float64(alpha), np.float64(beta1), np.float64(beta2),
+            np.float64(alpha), np.float64(beta1), np.float64(beta2), np.int64(small_edges),
             w.lvl, w.par, w.q0, w.q1, w.own0, w.own1, w.vis0, w.vis1, w.heavy, w.ctr,
             w.out_levels, w.out_bits, w.out_parents, w.meta))
-        levels, pi, info, reads = w.results(A, parents)
-    info.update(grid=grid, block=_BLOCK, host_syncs=reads, levels_per_sync=info["levels"],
-                kernel=KERNEL_NAME)
+        levels, pi, info, reads = w.results(A, parents, block_steps=True)
+    info.update(grid=grid, block=_BLOCK, small_edges=small_edges, host_syncs=reads,
+                levels_per_sync=info["levels"], kernel=KERNEL_NAME)
     return levels, pi, info
 
 

@@ -99,7 +99,7 @@ extern "C" __global__ void __launch_bounds__(FB_BLOCK, FB_MIN_BLOCKS) bfs_lv_pha
     if (nheavy) fb_pull_heavy(g, L, nheavy, vis_in, vis_out, acc, gwarp, nwarps, lane);
     fb_pull(g, L, n, vis_in, vis_out, acc, gwarp, nwarps, lane);
   }
-  fb_count(L, *st, do_push, acc, lane);
+  fb_count(L, do_push, acc, lane);
 }
 
 // After level st.k (one thread): finish it, decide the next level's direction, clear the

@@ -1,0 +1,136 @@
+"""The fused GPU BFS's tuning knobs, side by side: block levels (``small_edges``), the
+direction rule's thresholds (``alpha``, ``beta1``, ``beta2``) and blocks per SM.
+
+For each graph and source, every configuration runs back to back (interleaved, so a noisy
+machine shifts them together); the table gives the median device time of the kernel
+(``kernel_us``: the kernel's own %globaltimer span, no host), the median whole call, the
+median µs per level, and the share of steps run as block levels. Every configuration's
+levels are compared with the first's on every source (a difference is an error, not a table
+entry). For graphs of at most 16 steps the first source's steps are printed (">" push,
+"<" pull; the frontier after the step; its µs).
+
+    PYTHONPATH=. python3 benchmarks/bfs_fused_knobs.py --graphs grid:2048x2048,real \\
+        --configs "small_edges=0;small_edges=1024;small_edges=1024,alpha=32" --out $OUT
+
+Graph specs as benchmarks/bfs_gpu.py (kron:S, urand:S, grid:RxC, real, a file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import bfs_gpu  # noqa: E402
+import common  # noqa: E402
+
+from gblas import Vector  # noqa: E402
+from gblas.formats.csr.bfs_fused import SMALL_EDGES, fused_bfs  # noqa: E402
+
+DEFAULT_CONFIGS = (f"small_edges=0;small_edges={SMALL_EDGES};small_edges=4096;"
+                   f"alpha=32;alpha=128")
+_KNOBS = {"small_edges": int, "blocks_per_sm": int, "alpha": float, "beta1": float,
+          "beta2": float}
+
+
+def parse_configs(text: str) -> list[dict[str, Any]]:
+    """"k=v,k=v;k=v" -> [{k: v, k: v}, {k: v}] ("default" or "" for no override)."""
+    out: list[dict[str, Any]] = []
+    for part in text.split(";"):
+        cfg: dict[str, Any] = {}
+        for item in filter(None, (s.strip() for s in part.split(","))):
+            if item == "default":
+                continue
+            key, _, val = item.partition("=")
+            if key not in _KNOBS:
+                raise SystemExit(f"unknown knob {key!r}; expected one of {sorted(_KNOBS)}")
+            cfg[key] = _KNOBS[key](val)
+        out.append(cfg)
+    return out
+
+
+def label(cfg: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in cfg.items()) or "default"
+
+
+def run_graph(spec: str, configs: list[dict[str, Any]], nsrc: int, seed: int) -> dict[str, Any]:
+    cp = bfs_gpu._cp()
+    A, _ = bfs_gpu.load(spec)  # noqa: N806
+    A._csr_T()
+    deg = cp.diff(A._csr().indptr).get()
+    sources = common.pick_sources(deg, nsrc, seed)
+    for cfg in configs:  # compile and warm
+        fused_bfs(A, sources[0], **cfg)
+    rows: dict[str, dict[str, list[float]]] = {label(c): {"kernel_us": [], "call_ms": [],
+                                                          "us_per_level": [], "block_steps": []}
+                                               for c in configs}
+    first: dict[str, Any] = {}
+    for s in sources:
+        ref = None
+        for cfg in configs:
+            t0 = time.perf_counter()
+            lv, _, info = fused_bfs(A, s, **cfg)
+            cp.cuda.Device().synchronize()
+            ms = (time.perf_counter() - t0) * 1e3
+            dense = bfs_gpu.dense_levels(Vector._from_data(lv, A.device), A.nrows)
+            if ref is None:
+                ref = dense
+            elif not bool(cp.array_equal(ref, dense)):
+                raise SystemExit(f"{spec} source {s} {label(cfg)}: levels differ from "
+                                 f"{label(configs[0])}")
+            if s == sources[0]:
+                first[label(cfg)] = {k: info[k] for k in ("directions", "frontier", "step_us",
+                                                          "block_steps")}
+            r = rows[label(cfg)]
+            r["kernel_us"].append(info["kernel_us"])
+            r["call_ms"].append(ms)
+            r["us_per_level"].append(sum(info["step_us"]) / max(len(info["step_us"]), 1))
+            r["block_steps"].append(info["block_steps"] / max(len(info["step_us"]), 1))
+    med = {lab: {k: common.median(v) for k, v in r.items()} for lab, r in rows.items()}
+    print(f"{common.graph_label(spec)} ({len(sources)} sources)", flush=True)
+    for lab, m in med.items():
+        print(f"  {lab:36s} kernel {m['kernel_us']:9.1f} us  call {m['call_ms']:8.3f} ms  "
+              f"{m['us_per_level']:7.2f} us/level  block steps {m['block_steps']:.2f}",
+              flush=True)
+    for lab, f in first.items():  # the first source's steps, where they are few
+        if len(f["step_us"]) <= 16:
+            steps = " ".join(f"{'>' if d == 'push' else '<'}{fr}:{us:.0f}" for d, fr, us in
+                             zip(f["directions"], f["frontier"], f["step_us"], strict=True))
+            print(f"    {lab:34s} source {sources[0]} ({f['block_steps']} block): {steps}")
+    return {"graph": common.graph_label(spec), "n": A.nrows, "nnz": A.nvals,
+            "sources": sources, "median": med, "first_source": first}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--graphs", default="kron:22,urand:22,grid:2048x2048,real")
+    ap.add_argument("--configs", default=DEFAULT_CONFIGS,
+                    help='";"-separated configurations of "knob=value,..." (knobs: '
+                         f'{", ".join(sorted(_KNOBS))}; the first is the reference)')
+    ap.add_argument("--sources", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=str(common.ROOT / "bench_out"))
+    args = ap.parse_args(argv)
+    configs = parse_configs(args.configs)
+    results = [run_graph(spec, configs, args.sources, args.seed)
+               for spec in common.expand_specs(args.graphs.split(","))]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    common.write_json(out / "bfs_fused_knobs.json",
+                      {"machine": common.machine_info(), "configs": [label(c) for c in configs],
+                       "results": results})
+    rows = [[r["graph"], lab, common.fmt(m["kernel_us"] / 1e3), common.fmt(m["call_ms"]),
+             common.fmt(m["us_per_level"]), common.fmt(m["block_steps"], 2)]
+            for r in results for lab, m in r["median"].items()]
+    common.write_text(out / "bfs_fused_knobs.md", common.markdown_table(
+        ["graph", "config", "kernel ms", "call ms", "µs/level", "block steps"], rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
