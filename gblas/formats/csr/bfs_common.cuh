@@ -43,10 +43,13 @@
 // and atomics overlap). Load balance, two tiers:
 //   - big vertices (out-degree >= FB_BIG): chunks of FB_CHUNK edges, warp-strided over the
 //     grid;
-//   - the others (the queue): a warp takes 32 of them, concatenates their rows (warp prefix
-//     sum of the degrees, at most 32 * (FB_BIG - 1) edges) and the lanes take consecutive
-//     edges of that list, each finding its row by a 5-step binary search over the prefix
-//     sums held in the lanes (shuffles): edge-balanced within the warp.
+//   - the others (the queue): a warp takes G <= 32 of them, concatenates their rows (warp
+//     prefix sum of the degrees, at most G * (FB_BIG - 1) edges) and the lanes take
+//     consecutive edges of that list, each finding its row by a 5-step binary search over
+//     the prefix sums held in the lanes (shuffles): edge-balanced within the warp. G = 32
+//     when the queue fills every warp, else the smallest power of two that covers it (a
+//     queue of 900 vertices of degree 32 is then 900 warps of one round, not 29 warps of
+//     fifteen rounds each: urand:22's second level 48 -> ~10 µs).
 // Pull (level k): for every vertex v whose bit in vis[k & 1] is clear, scan its in-neighbours
 // (row v of CSR(Aᵀ)) in row order and stop at the first one whose bit is set (early exit).
 // A lane checks the first FB_SERIAL entries alone (FB_BATCH loads in flight); longer rows
@@ -141,23 +144,37 @@ __device__ __forceinline__ unsigned long long fb_ctr(const unsigned long long* c
   else return __ldcg(c);
 }
 
+// counter += v, returning the old value. LOCAL: the counter is in shared memory, where a
+// 64-bit atomicAdd is a compare-and-swap loop that contending lanes retry (a level of a few
+// hubs took twice as long); the queue, hub and chunk counters fit in 32 bits (n < 2^31, a
+// level's chunks < nnz / FB_CHUNK + n), so their low word takes a native 32-bit add (the
+// high word stays zero: the block's counters start at zero).
+template <bool LOCAL>
+__device__ __forceinline__ unsigned long long fb_ctr_add(unsigned long long* c,
+                                                         unsigned long long v) {
+  if constexpr (LOCAL) return atomicAdd(reinterpret_cast<unsigned int*>(c), (unsigned int)v);
+  else return atomicAdd(c, v);
+}
+
 __device__ __forceinline__ long long fb_out_degree(const FbGraph& g, int v) {
   return g.a_ptr[v + 1] - g.a_ptr[v];
 }
 
 // A new big vertex: its chunks go to the next level's chunk list (rare: direct atomics).
+template <bool LOCAL = false>
 __device__ __forceinline__ void fb_enqueue_big(const FbLevel& L, int v, long long deg) {
-  atomicAdd(L.c_out + 1, 1ULL);
+  fb_ctr_add<LOCAL>(L.c_out + 1, 1ULL);
   const long long nch = (deg + FB_CHUNK - 1) / FB_CHUNK;
-  const unsigned long long base = atomicAdd(L.c_out + 2, (unsigned long long)nch);
+  const unsigned long long base = fb_ctr_add<LOCAL>(L.c_out + 2, (unsigned long long)nch);
   for (long long j = 0; j < nch; ++j) L.own_out[base + j] = ((long long)v << 32) | j;
 }
 
 // Warp-synchronous: copy the warp's staged vertices to the queue (one atomicAdd).
+template <bool LOCAL>
 __device__ __forceinline__ void fb_flush(const FbLevel& L, int* sbuf, int& fill, int lane) {
   __syncwarp();
   unsigned long long base = 0;
-  if (lane == 0) base = atomicAdd(L.c_out, (unsigned long long)fill);
+  if (lane == 0) base = fb_ctr_add<LOCAL>(L.c_out, (unsigned long long)fill);
   base = __shfl_sync(FB_FULL, base, 0);
   for (int i = lane; i < fill; i += 32) L.q_out[base + i] = sbuf[i];
   __syncwarp();
@@ -165,13 +182,14 @@ __device__ __forceinline__ void fb_flush(const FbLevel& L, int* sbuf, int& fill,
 }
 
 // Warp-synchronous: stage the lanes' claimed vertices (fill is warp-uniform).
+template <bool LOCAL>
 __device__ __forceinline__ void fb_stage(const FbLevel& L, bool claim, int v, int* sbuf,
                                          int& fill, int lane) {
   const unsigned m = __ballot_sync(FB_FULL, claim);
   if (m == 0) return;
   if (claim) sbuf[fill + __popc(m & ((1u << lane) - 1u))] = v;
   fill += __popc(m);
-  if (fill > FB_STAGE - 32) fb_flush(L, sbuf, fill, lane);
+  if (fill > FB_STAGE - 32) fb_flush<LOCAL>(L, sbuf, fill, lane);
 }
 
 // Warp-synchronous push of FB_PB edges per lane at once (u[b] -> v[b] where ok[b]): the
@@ -211,13 +229,13 @@ __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& 
     if (claim) {
       fe += (unsigned long long)deg[b];
       if (deg[b] >= FB_BIG) {
-        fb_enqueue_big(L, v[b], deg[b]);
+        fb_enqueue_big<LOCAL>(L, v[b], deg[b]);
         claim = false;
       }
     }
     // claimed at this level (by us or by another frontier vertex): keep the smallest parent
     if (g.parents && ok[b] && (old[b] == -1 || old[b] == L.k)) atomicMin(&g.par[v[b]], u[b]);
-    fb_stage(L, claim, v[b], sbuf, fill, lane);
+    fb_stage<LOCAL>(L, claim, v[b], sbuf, fill, lane);
   }
 }
 
@@ -247,16 +265,19 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
       fb_visit_batch<LOCAL>(g, L, ok, uu, vv, fe, sbuf, fill, lane);
     }
   }
-  // tier 2: the regular queue, 32 vertices per warp round; their rows (out-degree < FB_BIG)
-  // are concatenated (warp prefix sum of the degrees) and the lanes take consecutive edges
-  // of that list, each finding its row by a 5-step binary search over the prefix sums held
-  // in the lanes (shuffles): a warp's edges are spread evenly over its lanes.
-  for (long long base = gwarp * 32; base < nreg; base += nwarps * 32) {
+  // tier 2: the regular queue, G = grp vertices per warp round (32, or fewer when the queue is
+  // short of 32 per warp); their rows (out-degree < FB_BIG) are concatenated (warp prefix sum
+  // of the degrees) and the lanes take consecutive edges of that list, each finding its row
+  // by a 5-step binary search over the prefix sums held in the lanes (shuffles): a warp's
+  // edges are spread evenly over its lanes.
+  int grp = 32;
+  while (grp > 1 && (long long)(grp >> 1) * nwarps >= nreg) grp >>= 1;
+  for (long long base = gwarp * grp; base < nreg; base += nwarps * grp) {
     const long long i = base + lane;
     int u = 0;
     long long s = 0;
     int d = 0;
-    if (i < nreg) {
+    if (lane < grp && i < nreg) {
       u = __ldcg(&L.q_in[i]);
       s = g.a_ptr[u];
       d = (int)(g.a_ptr[u + 1] - s);
@@ -289,7 +310,7 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
       fb_visit_batch<LOCAL>(g, L, ok, uu, vv, fe, sbuf, fill, lane);
     }
   }
-  if (fill) fb_flush(L, sbuf, fill, lane);
+  if (fill) fb_flush<LOCAL>(L, sbuf, fill, lane);
 }
 
 // Pull, phase A: the heavy rows' chunks; any warp takes any chunk of an unvisited heavy

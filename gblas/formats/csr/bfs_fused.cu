@@ -31,12 +31,13 @@ __device__ __forceinline__ bool fb_block_level(const FbLoop& st, long long small
 // the grid resumes exactly as after a grid level. Returns with the next level's direction
 // taken (st.decided) or the search done. The other blocks are parked at a grid sync, so
 // lvl, par, the queues and ctr are the block's alone.
-__device__ __noinline__ void fb_block_levels(const FbGraph& g, FbLoop& st, long long n,
-                                             double alpha, double beta1, double beta2,
-                                             long long small_edges, int* q0, int* q1,
-                                             long long* own0, long long* own1,
-                                             unsigned long long* ctr, unsigned long long* s_ctr,
-                                             unsigned int* meta, int* sbuf, int lane) {
+__device__ __forceinline__ void fb_block_levels(const FbGraph& g, FbLoop& st, long long n,
+                                                double alpha, double beta1, double beta2,
+                                                long long small_edges, int* q0, int* q1,
+                                                long long* own0, long long* own1,
+                                                unsigned long long* ctr,
+                                                unsigned long long* s_ctr, unsigned int* meta,
+                                                int* sbuf, int lane) {
   const long long bwarp = threadIdx.x >> 5;
   if (threadIdx.x < 4) {
     const int k = (int)st.k;
