@@ -191,6 +191,57 @@ def test_fused_block_levels(name: str, small_edges: int) -> None:
             assert 0 <= info["block_steps"] <= steps
 
 
+def test_fused_scratch_reused() -> None:
+    """The scratch buffers stay on the matrix between searches (only the outputs are new),
+    a busy scratch is not shared, and a changed matrix gets new ones; results stay right."""
+    from gblas.formats.csr.bfs_fused import _CTR_WORDS, Work, fused_bfs  # noqa: PLC0415
+
+    A = generators.kronecker(10, seed=2)  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    l1, _, _ = fused_bfs(Ag, 3)
+    w = Work.reused(Ag, "auto", _CTR_WORDS)  # the first search's, now busy again
+    assert w.busy
+    other = Work.reused(Ag, "auto", _CTR_WORDS)  # w is busy: a fresh one
+    assert other is not w
+    w.release()
+    other.release()
+    assert Work.reused(Ag, "auto", _CTR_WORDS) is w
+    w.release()
+    l2, p2, _ = fused_bfs(Ag, 5, parents=True)
+    l1b, _, _ = fused_bfs(Ag, 3)
+    _same(bfs(A, 3), l1, "first")  # later searches did not write into its outputs
+    _same(bfs(A, 3), l1b, "again")
+    lc, pc = bfs(A, 5, parents=True)
+    _same(lc, l2, "levels")
+    _same(pc, p2, "parents")
+    Ag[0, 1] = False  # the matrix changes: its properties, the scratch included, go
+    assert Work.reused(Ag, "auto", _CTR_WORDS) is not w
+
+
+def test_fused_launch_paths() -> None:
+    """The packed-argument cooperative launch and CuPy's own kernel call (the fallback for
+    a CuPy without the driver entry point) give the same search."""
+    from gblas.formats.csr import bfs_fused  # noqa: PLC0415
+
+    A = generators.kronecker(11, seed=6)  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    launch = bfs_fused._fused_launch(0)
+    assert launch.driver is not None  # CuPy 14 has it: the packed path is what runs
+    lv, pi, _ = bfs_fused.fused_bfs(Ag, 9, parents=True)
+    saved, launch.driver = launch.driver, None
+    try:
+        lv2, pi2, _ = bfs_fused.fused_bfs(Ag, 9, parents=True)
+    finally:
+        launch.driver = saved
+    lc, pc = bfs(A, 9, parents=True)
+    for got in (lv, lv2):
+        _same(lc, got, "levels")
+    for got in (pi, pi2):
+        _same(pc, got, "parents")
+    with pytest.raises(InvalidValue, match="28 kernel arguments"):
+        launch(1, 256, (0,) * 27)
+
+
 def test_fused_edge_cases() -> None:
     # a single vertex, no edges
     one = Matrix(bool, 1, 1, device=GPU)

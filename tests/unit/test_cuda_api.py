@@ -75,3 +75,27 @@ def test_cpu_bfs_ignores_bfs_gpu(grid: gb.Matrix) -> None:
             lv = bfs(grid, 3, stats=st)
         assert lv.isequal(ref)
         assert not any(k.startswith("cuda_") for k in st["kernels"])
+
+
+def _param_letter(decl: str) -> str:
+    """A C parameter declaration as CoopLaunch's type letter."""
+    decl = " ".join(decl.replace("__restrict__", "").split())
+    if "*" in decl:
+        return "p"
+    ctype = decl.rsplit(" ", 1)[0]
+    return {"long long": "q", "int": "i", "double": "d"}[ctype]
+
+
+def test_fused_launch_types_match_the_kernel() -> None:
+    """The packed launch writes its arguments by position and type: they must be the
+    parameters of bfs_fused in bfs_fused.cu (a mismatch would hand the kernel garbage)."""
+    import re
+
+    from gblas.formats.csr import bfs_fused
+
+    text = bfs_fused.module_source("bfs_fused.cu")
+    body = re.search(r"\bbfs_fused\((.*?)\)\s*\{", text, re.S)
+    assert body is not None
+    params = [p.strip() for p in re.sub(r"//[^\n]*", "", body[1]).split(",")]
+    assert "".join(_param_letter(p) for p in params) == bfs_fused._FUSED_ARGS
+    assert len(bfs_fused._FUSED_ARGS) == 28

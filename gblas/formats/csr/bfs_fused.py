@@ -20,8 +20,10 @@ moves: ``bfs_common.cuh`` (the device code shared with the level kernels of
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import math
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +115,51 @@ def _default_blocks_per_sm(n: int, nnz: int, fit: int) -> int:
     return 1 if avg < 8 else 2 if avg < 16 else fit
 
 
+class CoopLaunch:
+    """A cooperative launch of one kernel whose argument buffer is packed once (ctypes): a
+    call writes the argument values in place and hands the driver the pointer array, where
+    CuPy's kernel call converts every argument object each time (29 for bfs_fused: ~20-35
+    µs of a search's host time on the H100's host). ``types``: one letter per parameter,
+    ``p`` a device pointer (give ``array.data.ptr``), ``q`` int64, ``i`` int32, ``d``
+    double. Without the driver entry point (older CuPy) it calls the kernel through CuPy."""
+
+    _CTYPES = {"p": ctypes.c_uint64, "q": ctypes.c_int64, "i": ctypes.c_int32,
+               "d": ctypes.c_double}
+    _NUMPY = {"p": np.uint64, "q": np.int64, "i": np.int32, "d": np.float64}
+
+    def __init__(self, kern: Any, types: str) -> None:
+        self.kern = kern
+        self.types = types
+        self.vals = [self._CTYPES[t]() for t in types]
+        self.ptrs = (ctypes.c_void_p * len(types))(*(ctypes.addressof(v) for v in self.vals))
+        self.driver = getattr(_cp().cuda.driver, "launchCooperativeKernel", None)
+        self.lock = threading.Lock()  # the buffer is shared by the device's callers
+
+    def __call__(self, grid: int, block: int, args: tuple[Any, ...]) -> None:
+        if len(args) != len(self.types):
+            raise InvalidValue(f"{len(self.types)} kernel arguments expected, got {len(args)}")
+        stream = _cp().cuda.get_current_stream().ptr
+        if self.driver is None:
+            self.kern((grid,), (block,), tuple(self._NUMPY[t](a) for t, a in
+                                               zip(self.types, args, strict=True)))
+            return
+        with self.lock:  # the driver copies the values at launch: the buffer is free after
+            for v, a in zip(self.vals, args, strict=True):
+                v.value = a
+            self.driver(self.kern.kernel.ptr, grid, 1, 1, block, 1, 1, 0, stream,
+                        ctypes.addressof(self.ptrs))
+
+
+# bfs_fused's parameters: 4 CSR arrays; n, nnz, source; mode, parents, sym; alpha, beta1,
+# beta2; small_edges; 14 state and output arrays.
+_FUSED_ARGS = "pppp" + "qqq" + "iii" + "ddd" + "q" + "p" * 14
+
+
+@functools.cache
+def _fused_launch(device_id: int) -> CoopLaunch:
+    return CoopLaunch(get_kernel(device_id)[0], _FUSED_ARGS)
+
+
 def is_matrix(A: Any) -> bool:  # noqa: N803
     """A gblas Matrix (not a transposed view), told by what it has: the formats layer does
     not import the objects layer."""
@@ -179,19 +226,44 @@ class Work:
 
     def __init__(self, A: Any, parents: bool, direction: str,  # noqa: N803
                  ctr_words: int = 20) -> None:
+        self.alloc_scratch(A, direction, ctr_words)
+        self.alloc_outputs(parents)
+
+    def alloc_scratch(self, A: Any, direction: str, ctr_words: int) -> None:  # noqa: N803
         self.csr: CSR = A._csr()
         self.csr_t: CSR = A._csr_T() if direction != "push" else self.csr
-        self.alloc_state(A.nrows, self.csr.nnz, parents, ctr_words)
+        self.alloc_state(A.nrows, self.csr.nnz, None, ctr_words)
         hcap = 1 if direction == "push" else (self.csr_t.nnz // _HCHUNK
                                               + self.csr_t.nnz // _HEAVY + 2)
         self.heavy = _cp().empty(hcap, dtype=np.int64)
 
-    def alloc_state(self, n: int, nnz: int, parents: bool, ctr_words: int = 20) -> None:
+    @classmethod
+    def reused(cls, A: Any, direction: str, ctr_words: int) -> Work:  # noqa: N803
+        """The scratch buffers of A's previous search (kept on A until A changes, as its
+        transpose is): a search on a warm matrix then allocates only its outputs. Scratch in
+        use (a search still running on another thread) is not shared: a fresh one is made.
+        The caller zeroes the counters, allocates the outputs and calls :meth:`release`."""
+        key = f"bfs_fused_scratch_{direction == 'push'}_{ctr_words}"
+        w = A._props.get(key)
+        if w is None or w.busy or w.csr is not A._csr():
+            w = cls.__new__(cls)
+            w.alloc_scratch(A, direction, ctr_words)
+            if key not in A._props or not A._props[key].busy:
+                A._props[key] = w
+        w.busy = True
+        return w
+
+    def release(self) -> None:
+        self.busy = False
+
+    def alloc_state(self, n: int, nnz: int, parents: bool | None, ctr_words: int = 20) -> None:
         """The search state over n vertices and nnz push edges (shared with kernels that
         pull another way, as BVSS's): lvl, par, the two queues, the hubs' chunk lists, two
-        bitmaps, ``ctr_words`` zero counters, the step log and the outputs."""
+        bitmaps, ``ctr_words`` zero counters, the step log and (unless ``parents`` is None)
+        the outputs."""
         cp = _cp()
         self.n = n
+        self.busy = False
         cap = nnz // _CHUNK + nnz // _BIG + 2  # chunk entries of one level's hubs, at most
         nwords = (n + 31) // 32
         w32 = cp.empty(4 * n, dtype=np.int32)
@@ -202,9 +274,18 @@ class Work:
         self.vis0, self.vis1 = vis[:nwords], vis[nwords:]
         self.ctr = cp.zeros(ctr_words, dtype=np.uint64)
         self.meta = cp.empty(8 + _TLOG + n, dtype=np.uint32)
-        self.out_levels = cp.empty(n, dtype=np.int64)
-        self.out_bits = cp.empty(n, dtype=np.bool_)
-        self.out_parents = cp.empty(n if parents else 1, dtype=np.int64)
+        if parents is not None:
+            self.alloc_outputs(parents)
+
+    def alloc_outputs(self, parents: bool) -> None:
+        """Fresh output arrays (they become the result Vectors' storage), cut from one
+        allocation: int64 levels, int64 parents (one word without), the reached bytes."""
+        n = self.n
+        npar = n if parents else 1
+        raw = _cp().empty(8 * (n + npar) + n, dtype=np.uint8)
+        self.out_levels = raw[:8 * n].view(np.int64)
+        self.out_parents = raw[8 * n:8 * (n + npar)].view(np.int64)
+        self.out_bits = raw[8 * (n + npar):].view(np.bool_)
 
     def graph_args(self) -> tuple[Any, ...]:
         return (self.csr.indptr, self.csr.indices, self.csr_t.indptr, self.csr_t.indices)
@@ -217,7 +298,11 @@ class Work:
         block levels in meta[5] (the fused kernel)."""
         n, meta = self.n, self.meta
         at = 8 + _TLOG  # the per-step words
-        head = meta[:at + min(n, _LOG_HEAD)].get(stream=stream)
+        size = at + min(n, _LOG_HEAD)
+        if getattr(self, "pinned", None) is None:  # page-locked: a DMA, no staging copy
+            mem = _cp().cuda.alloc_pinned_memory(4 * (at + _LOG_HEAD))
+            self.pinned = np.frombuffer(mem, np.uint32, at + _LOG_HEAD)
+        head = meta[:size].get(stream=stream, out=self.pinned[:size])
         reads = 1
         nlev, reached, steps = int(head[0]), int(head[1]), int(head[2])
         log = head[at:at + steps]
@@ -273,17 +358,23 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     dev = _device_id(A.device)
     n = A.nrows
     with cp.cuda.Device(dev):
-        kern, per_sm, sms = get_kernel(dev)
-        w = Work(A, parents, direction, _CTR_WORDS)
-        per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, w.csr.nnz, per_sm))
-        grid = per_sm * sms
-        kern((grid,), (_BLOCK,), (
-            *w.graph_args(), np.int64(n), np.int64(w.csr.nnz), np.int64(src),
-            np.int32(_MODES[direction]), np.int32(bool(parents)), np.int32(w.csr_t is w.csr),
-            np.float64(alpha), np.float64(beta1), np.float64(beta2), np.int64(small_edges),
-            w.lvl, w.par, w.q0, w.q1, w.own0, w.own1, w.vis0, w.vis1, w.heavy, w.ctr,
-            w.out_levels, w.out_bits, w.out_parents, w.meta))
-        levels, pi, info, reads = w.results(A, parents, block_steps=True)
+        _, per_sm, sms = get_kernel(dev)
+        w = Work.reused(A, direction, _CTR_WORDS)
+        try:
+            w.alloc_outputs(parents)
+            w.ctr.data.memset_async(0, w.ctr.nbytes)
+            per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, w.csr.nnz, per_sm))
+            grid = per_sm * sms
+            _fused_launch(dev)(grid, _BLOCK, (
+                *(a.data.ptr for a in w.graph_args()), n, w.csr.nnz, src, _MODES[direction],
+                int(bool(parents)), int(w.csr_t is w.csr), float(alpha), float(beta1),
+                float(beta2), small_edges,
+                *(a.data.ptr for a in (w.lvl, w.par, w.q0, w.q1, w.own0, w.own1, w.vis0, w.vis1,
+                                       w.heavy, w.ctr, w.out_levels, w.out_bits,
+                                       w.out_parents, w.meta))))
+            levels, pi, info, reads = w.results(A, parents, block_steps=True)
+        finally:
+            w.release()
     info.update(grid=grid, block=_BLOCK, small_edges=small_edges, host_syncs=reads,
                 levels_per_sync=info["levels"], kernel=KERNEL_NAME)
     return levels, pi, info
