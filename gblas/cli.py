@@ -159,6 +159,7 @@ def cmd_bfs(args: argparse.Namespace) -> dict[str, Any]:
         "time_s": t, "gteps": edges / t / 1e9 if t > 0 else 0.0,
         "kernels": sorted({k for st in stats_all for k in st["kernels"]}),
         "valid": valid if args.validate else None,
+        "format_auto": A.format_info("auto")["auto"] if args.format == "auto" else None,
     }
 
 
@@ -244,6 +245,8 @@ def _print(result: dict[str, Any], as_json: bool, command: str) -> None:
         return
     if command == "bfs":
         print(f"graph        n={result['n']:,}  m={result['m']:,}  format={result['format']}")
+        if result.get("format_auto"):
+            print(f"format auto  {result['format_auto']['reason']}")
         print(f"device       {result['device']}")
         print(f"sources      {len(result['sources'])} ({', '.join(map(str, result['sources'][:8]))}"
               f"{', ...' if len(result['sources']) > 8 else ''})")
@@ -274,7 +277,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--sources", type=int, default=16, help="number of random sources")
     b.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     b.add_argument("--format", default=None,
-                   help="matrix format (csr, coo, sellcs, slimsell, bvss, ...)")
+                   help="matrix format (csr, coo, sellcs, slimsell, bvss, ...; auto: picked "
+                        "from the graph's statistics)")
     b.add_argument("--reorder", default=None,
                    choices=["none", "rcm", "degree", "jaccard", "auto"],
                    help="vertex reordering of the bvss format (results keep your ids)")

@@ -486,3 +486,22 @@ def test_bfs_bvss_format_with_reorder_in_process(capsys):
     assert cli.main(["bfs", "kron:9", "--device", "cpu", "--reorder", "rcm"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--reorder needs --format bvss" in err[0]
+
+
+def test_bfs_format_auto_in_process(capsys):
+    """--format auto: the format the graph's statistics pick, and why, in the output."""
+    from gblas import cli
+
+    assert cli.main(["bfs", "grid:6x6", "--source", "0", "--format", "auto", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["format"] == "csr" and res["reached"] == 36
+    auto = res["format_auto"]
+    assert auto["chosen"] == "csr" and auto["reason"].startswith("CPU")
+    assert 0 < auto["compression"] <= 1
+    assert cli.main(["bfs", "grid:6x6", "--source", "0", "--format", "auto"]) == 0
+    lines = {ln.split()[0] + " " + ln.split()[1]: ln for ln in
+             capsys.readouterr().out.strip().splitlines()}
+    assert "format auto" in lines and "CPU" in lines["format auto"]
+    assert cli.main(["bfs", "grid:6x6", "--format", "auto", "--reorder", "rcm"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "takes no parameters" in err[0]

@@ -321,10 +321,19 @@ class Matrix(MatrixLike):
         """Build (or reuse) representation ``name`` and make it the primary one; returns self.
 
         ``A.to_format("coo")``; later formats take parameters, e.g.
-        ``A.to_format("sellcs", C=32, sigma=n)``.
+        ``A.to_format("sellcs", C=32, sigma=n)``. ``A.to_format("auto")`` picks the format
+        and its parameters from cheap statistics of A (gblas.formats.auto: BVSS on a CUDA
+        device where its slices hold several edges, else CSR); ``A.format_info("auto")``
+        says what it measured and why.
         """
         from ..formats import format_key  # noqa: PLC0415
 
+        if name == "auto":
+            from ..formats import auto  # noqa: PLC0415
+
+            auto.check_no_params(params)
+            name, params, why = auto.choose(self._csr(), self.device)
+            self._props["format_auto"] = why
         self._rep(name, **params)
         self._primary = format_key(name, False, params)
         self._primary_params = dict(params)
@@ -336,7 +345,18 @@ class Matrix(MatrixLike):
         ``nnz``, ``nbytes``, ``bytes_per_edge`` for every format, and the format's own keys
         (Sell-C-σ/SlimSell: ``C``, ``sigma``, ``chunks``, ``cells``, ``padding``...; BVSS:
         ``slices``, ``compression_ratio``, ``reorder``...; docs/api.md lists them). The
-        primary format does not change. ``A.format_info("bvss", reorder="rcm")``."""
+        primary format does not change. ``A.format_info("bvss", reorder="rcm")``.
+        ``A.format_info("auto")``: the statistics ``to_format("auto")`` decides on, under
+        ``auto`` (``compression``, ``top1_share``, ``threshold``, ``chosen``, ``params``,
+        ``reason``), with the chosen format's own statistics."""
+        if name == "auto":
+            from ..formats import auto  # noqa: PLC0415
+
+            auto.check_no_params(params)
+            why = self._prop("format_auto", lambda: auto.choose(self._csr(), self.device)[2])
+            info = self.format_info(why["chosen"], **why["params"])
+            info["auto"] = dict(why)
+            return info
         if name is None:
             name = self._primary.split("(")[0]
             params = {**self._primary_params, **params}

@@ -187,3 +187,29 @@ def test_csr_matrix_keeps_csr_kernel() -> None:
     st: dict[str, Any] = {}
     bfs(A, 0, stats=st)
     assert st["kernels"] == ["cuda_csr_bfs_fused"]
+
+
+def test_to_format_auto_on_the_device() -> None:
+    """to_format("auto") on CUDA matrices: BVSS where slices are dense (the BVSS search
+    runs, same levels as the CPU), CSR on a Kronecker graph; the statistics are computed
+    on the device and equal the CPU's."""
+    n = 2048
+    r = np.repeat(np.arange(n), 8)
+    c = (r // 8) * 8 + np.tile(np.arange(8), n)
+    extra = np.arange(0, n - 8, 8)  # chain the blocks so one search crosses them all
+    A = Matrix.from_coo(np.concatenate([r, extra, extra + 8]),  # noqa: N806
+                        np.concatenate([c, extra + 8, extra]), True, nrows=n, ncols=n,
+                        dup_op=gb.binary.first)
+    Ag = A.to(GPU).to_format("auto")  # noqa: N806
+    assert Ag.format.startswith("bvss")
+    info = Ag.format_info("auto")["auto"]
+    assert info["compression"] == pytest.approx(A.format_info("auto")["auto"]["compression"])
+    st: dict = {}
+    lv = bfs(Ag, 3, stats=st)
+    assert st["kernels"][0].startswith("cuda_bvss_bfs")
+    ic, vc = bfs(A, 3).to_coo()
+    ig, vg = lv.to_coo()
+    np.testing.assert_array_equal(ic, ig)
+    np.testing.assert_array_equal(vc, vg)
+    K = generators.kronecker(12, seed=2).to(GPU).to_format("auto")  # noqa: N806
+    assert K.format == "csr"
