@@ -118,7 +118,7 @@ def _default_blocks_per_sm(n: int, nnz: int, fit: int) -> int:
 class CoopLaunch:
     """A cooperative launch of one kernel whose argument buffer is packed once (ctypes): a
     call writes the argument values in place and hands the driver the pointer array, where
-    CuPy's kernel call converts every argument object each time (29 for bfs_fused: ~20-35
+    CuPy's kernel call converts every argument object each time (28 for bfs_fused: ~20-35
     µs of a search's host time on the H100's host). ``types``: one letter per parameter,
     ``p`` a device pointer (give ``array.data.ptr``), ``q`` int64, ``i`` int32, ``d``
     double. Without the driver entry point (older CuPy) it calls the kernel through CuPy."""
