@@ -159,7 +159,7 @@ def cmd_bfs(args: argparse.Namespace) -> dict[str, Any]:
         "time_s": t, "gteps": edges / t / 1e9 if t > 0 else 0.0,
         "kernels": sorted({k for st in stats_all for k in st["kernels"]}),
         "valid": valid if args.validate else None,
-        "format_auto": A.format_info("auto")["auto"] if args.format == "auto" else None,
+        **({"format_auto": A.format_info("auto")["auto"]} if args.format == "auto" else {}),
     }
 
 
