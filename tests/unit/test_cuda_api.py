@@ -99,3 +99,50 @@ def test_fused_launch_types_match_the_kernel() -> None:
     params = [p.strip() for p in re.sub(r"//[^\n]*", "", body[1]).split(",")]
     assert "".join(_param_letter(p) for p in params) == bfs_fused._FUSED_ARGS
     assert len(bfs_fused._FUSED_ARGS) == 28
+
+
+def test_scratch_kept_only_when_small() -> None:
+    """The fused GPU BFS keeps its scratch on a matrix only while it is small (a search of
+    a large graph allocates its own): the size formula and the cut."""
+    from gblas.formats.csr import bfs_fused
+
+    kron22 = bfs_fused.scratch_bytes(2**22, 128 * 2**20, 128 * 2**20)
+    kron24 = bfs_fused.scratch_bytes(2**24, 512 * 2**20, 512 * 2**20)
+    assert 80 << 20 < kron22 <= bfs_fused.KEEP_SCRATCH_BYTES < kron24
+    assert bfs_fused.scratch_bytes(1, 0, 0) > 0
+
+
+def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work.reused's rules, with the device allocation replaced: one scratch per matrix and
+    direction kind, a busy one not shared, a changed matrix gets a new one, a large one is
+    never kept."""
+    from gblas.formats.csr import bfs_fused
+
+    made = []
+
+    def fake_alloc(self, A, direction, ctr_words):  # noqa: ANN001, ANN202, N803
+        self.csr = A._csr()
+        self.csr_t = A._csr_T() if direction != "push" else self.csr
+        self.n = A.nrows
+        made.append(self)
+
+    monkeypatch.setattr(bfs_fused.Work, "alloc_scratch", fake_alloc)
+    A = generators.kronecker(8, seed=1)  # noqa: N806
+    w = bfs_fused.Work.reused(A, "auto", 36)
+    other = bfs_fused.Work.reused(A, "auto", 36)  # w is busy
+    assert other is not w and w.busy and other.busy
+    w.release()
+    other.release()
+    assert bfs_fused.Work.reused(A, "auto", 36) is w  # the kept one
+    w.release()
+    push = bfs_fused.Work.reused(A, "push", 36)
+    assert push is not w and push.csr_t is push.csr
+    push.release()
+    A[0, 1] = True  # the matrix changes: its properties go, the scratch with them
+    assert bfs_fused.Work.reused(A, "auto", 36) is not w
+    monkeypatch.setattr(bfs_fused, "KEEP_SCRATCH_BYTES", 0)
+    B = generators.kronecker(8, seed=2)  # noqa: N806
+    b1 = bfs_fused.Work.reused(B, "auto", 36)
+    b1.release()
+    assert bfs_fused.Work.reused(B, "auto", 36) is not b1  # too large to keep
+    assert len(made) == 6

@@ -48,6 +48,10 @@ _CTR_WORDS = 36  # the fused kernel's counters (20) and the loop state block 0 p
 # Block levels: a push over at most this many frontier edges runs in block 0 alone, with a
 # __syncthreads instead of a grid sync (bfs_fused.cu); 8 warps take 64 edges a round each.
 SMALL_EDGES = 1024
+# Scratch kept on a matrix between searches only up to this size: it saves a search ~30 µs
+# of allocations, which matters where a search takes a millisecond or less; a bigger
+# graph's search takes milliseconds, and its scratch would hold memory other work needs.
+KEEP_SCRATCH_BYTES = 256 << 20
 
 
 def _cp() -> Any:
@@ -219,6 +223,14 @@ def check_args(A: Any, source: Any, *, parents: bool, direction: str, alpha: Any
     return src
 
 
+def scratch_bytes(n: int, nnz: int, nnz_t: int) -> int:
+    """Bytes of one search's scratch (Work.alloc_scratch): lvl, par and two queues (16 n),
+    the step log (4 n + 32 KB), two bitmaps (n / 4), two chunk lists and the heavy rows'."""
+    cap = nnz // _CHUNK + nnz // _BIG + 2
+    return 20 * n + n // 4 + 16 * cap + 8 * (nnz_t // _HCHUNK + nnz_t // _HEAVY + 2) + 4 * (
+        8 + _TLOG)
+
+
 class Work:
     """The device buffers of one search (both paths): int32 lvl / par / two queues, the hubs'
     chunk lists, the heavy in-rows' chunk list, two visited bitmaps, the counters (zero),
@@ -242,13 +254,15 @@ class Work:
         """The scratch buffers of A's previous search (kept on A until A changes, as its
         transpose is): a search on a warm matrix then allocates only its outputs. Scratch in
         use (a search still running on another thread) is not shared: a fresh one is made.
-        The caller zeroes the counters, allocates the outputs and calls :meth:`release`."""
+        Scratch over ``KEEP_SCRATCH_BYTES`` is not kept (:func:`scratch_bytes`). The caller
+        zeroes the counters, allocates the outputs and calls :meth:`release`."""
         key = f"bfs_fused_scratch_{direction == 'push'}_{ctr_words}"
         w = A._props.get(key)
         if w is None or w.busy or w.csr is not A._csr():
             w = cls.__new__(cls)
             w.alloc_scratch(A, direction, ctr_words)
-            if key not in A._props or not A._props[key].busy:
+            keep = scratch_bytes(A.nrows, w.csr.nnz, w.csr_t.nnz) <= KEEP_SCRATCH_BYTES
+            if keep and (key not in A._props or not A._props[key].busy):
                 A._props[key] = w
         w.busy = True
         return w
