@@ -139,10 +139,15 @@ def writeback_vector(C: VecData, T: VecData | DenseT, mask: Mask | None,
     if T.kind != SPARSE or C.on_device:
         # dense T, or a GPU (no sorted merges: they need counts on the host)
         return writeback_fused(C, copy_of(T), mask, accum, replace)
-    if accum is not None and mask is None and C.kind != SPARSE:
-        # a sparse T into a dense C: T's entries folded in, O(nnz(T)) after the copy, no
-        # merge of key lists (betweenness' column sums, level by level, into a full vector)
+    if accum is not None and not replace and C.kind != SPARSE:
+        # a sparse T into a dense C: T's entries folded in where the mask allows, O(nnz(T))
+        # after the copy, no merge of key lists (betweenness' column sums, level by level,
+        # into a full vector; FastSV's min under ~done). Outside the mask, and where T has
+        # no entry, C keeps its own: exactly accum's write-back without replace.
         idx, tv = T.as_sparse()
+        if mask is not None and not mask_applied:
+            keep = mask_allowed(mask, idx)
+            idx, tv = idx[keep], tv[keep]
         return scattered(C, idx, (None, tv), accum, T.dtype, C.exclusive).normalized()
     if accum is None and not replace and mask is not None and not mask.complement:
         if C.kind != SPARSE:

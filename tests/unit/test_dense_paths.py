@@ -181,3 +181,39 @@ def test_every_builtin_operator_has_a_cuda_form() -> None:
     for name in ("tril", "valuegt", "valueeq", "rowle", "colgt"):
         t = DenseT(n, FP64, "select", a=a, op=getattr(gb.select, name), scalar=0.5)
         assert dense_cuda._t_code(t) is not None, name
+
+
+@pytest.mark.parametrize("storage", ["full", "bitmap"])
+@pytest.mark.parametrize("complement", [False, True])
+def test_sparse_result_accumulated_under_a_mask(storage: str, complement: bool) -> None:
+    """``c(mask, min) << t`` with a sparse t and a dense c (FastSV's ``mngf(~done.S, min)``):
+    t is scattered in where the mask allows, c keeps its value elsewhere. Both the assign
+    form (the mask still to apply) and the masked mxv (the kernel applied it) are checked
+    against a loop."""
+    n = 40
+    rng = np.random.default_rng(5)
+    c0 = rng.integers(0, 100, n)
+    c = Vector.from_coo(np.arange(n), c0, size=n)
+    if storage == "bitmap":
+        del c[3]  # one absent entry: stored as a bitmap
+    c.to_format(storage)
+    tidx = np.sort(rng.choice(n, 12, replace=False))
+    tval = rng.integers(0, 100, 12)
+    t = Vector.from_coo(tidx, tval, size=n).to_format("sparse")
+    assert t.format == "sparse" and c.format == storage
+    midx = np.arange(0, n, 3)
+    m = Vector.from_coo(midx, True, size=n)
+    mask = ~m.S if complement else m.S
+    allowed = np.isin(np.arange(n), midx) != complement
+    expect = {i: int(v) for i, v in zip(*c.to_coo(), strict=True)}
+    for i, v in zip(tidx, tval, strict=True):
+        if allowed[i]:
+            expect[int(i)] = min(expect[int(i)], int(v)) if int(i) in expect else int(v)
+    got = c.dup()
+    got(mask, binary.min) << t
+    assert dict(zip(*[a.tolist() for a in got.to_coo()], strict=True)) == expect
+    # the same through a masked mxv: the identity matrix times t
+    eye = Matrix.from_coo(np.arange(n), np.arange(n), 1, nrows=n, ncols=n)
+    got2 = c.dup()
+    got2(mask, binary.min) << eye.mxv(t, semiring.min_second)
+    assert got2.isequal(got)
