@@ -139,7 +139,7 @@ def writeback_vector(C: VecData, T: VecData | DenseT, mask: Mask | None,
     if T.kind != SPARSE or C.on_device:
         # dense T, or a GPU (no sorted merges: they need counts on the host)
         return writeback_fused(C, copy_of(T), mask, accum, replace)
-    if accum is not None and not replace and C.kind != SPARSE:
+    if accum is not None and (mask is None or not replace) and C.kind != SPARSE:
         # a sparse T into a dense C: T's entries folded in where the mask allows, O(nnz(T))
         # after the copy, no merge of key lists (betweenness' column sums, level by level,
         # into a full vector; FastSV's min under ~done). Outside the mask, and where T has

@@ -106,6 +106,10 @@ def adjacency(G) -> list[list[int]]:
 
 
 def bc(A, **kw) -> np.ndarray:
+    """gblas' betweenness as a dense array. The NetworkX comparisons pass ``directed``: a
+    symmetric DiGraph (a 2-cycle, say) counts both directions of every pair, a Graph once,
+    and a symmetric matrix alone cannot say which was meant (``directed=None`` reads it as
+    undirected)."""
     v = betweenness_centrality(A, **kw)
     assert v.dtype == FP64 and v.nvals == A.nrows
     return v.to_dense()
@@ -117,7 +121,8 @@ def test_exact_matches_networkx(g, normalized, batch):
     n, pairs, directed = g
     G, A = build(n, pairs, directed)
     expected = as_array(nx.betweenness_centrality(G, normalized=normalized), n)
-    np.testing.assert_allclose(bc(A, normalized=normalized, batch_size=batch), expected,
+    np.testing.assert_allclose(bc(A, normalized=normalized, batch_size=batch, directed=directed),
+                               expected,
                                rtol=0, atol=1e-9)
 
 
@@ -139,7 +144,7 @@ def test_explicit_sources_match_reference(g, normalized, data):
     k = data.draw(st.integers(1, n))
     sources = data.draw(st.permutations(range(n)))[:k]
     expected = rescaled(brandes_raw(n, adjacency(G), sources), sources, directed, normalized)
-    got = bc(A, normalized=normalized, sources=sources, batch_size=4)
+    got = bc(A, normalized=normalized, sources=sources, batch_size=4, directed=directed)
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
     if normalized is False and directed:
         # the raw sums agree with NetworkX's subset betweenness (directed: no halving)
@@ -156,7 +161,7 @@ def test_samples_match_networkx_k_seed(g, normalized, data):
     k = data.draw(st.integers(1, n))
     seed = data.draw(st.integers(0, 1000))
     expected = as_array(nx.betweenness_centrality(G, k=k, normalized=normalized, seed=seed), n)
-    got = bc(A, samples=k, seed=seed, normalized=normalized)
+    got = bc(A, samples=k, seed=seed, normalized=normalized, directed=directed)
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9, equal_nan=True)
 
 
@@ -166,13 +171,14 @@ def test_endpoints_match_networkx(g, normalized, data):
     n, pairs, directed = g
     G, A = build(n, pairs, directed)
     expected = nx.betweenness_centrality(G, normalized=normalized, endpoints=True)
-    got = bc(A, normalized=normalized, endpoints=True, batch_size=4)
+    got = bc(A, normalized=normalized, endpoints=True, batch_size=4, directed=directed)
     np.testing.assert_allclose(got, as_array(expected, n), rtol=0, atol=1e-9)
     k = data.draw(st.integers(1, n))
     seed = data.draw(st.integers(0, 1000))
     expected = nx.betweenness_centrality(G, k=k, normalized=normalized, endpoints=True,
                                          seed=seed)
-    got = bc(A, samples=k, seed=seed, normalized=normalized, endpoints=True)
+    got = bc(A, samples=k, seed=seed, normalized=normalized, endpoints=True,
+             directed=directed)
     np.testing.assert_allclose(got, as_array(expected, n), rtol=0, atol=1e-9)
 
 
