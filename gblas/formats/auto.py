@@ -25,19 +25,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..backend.keys import xp_of
 from ..exceptions import InvalidValue
 
 BVSS_COMPRESSION = 0.35
-
-
-def _xp(a: Any) -> Any:
-    if type(a).__module__.startswith("cupy"):
-        import cupy  # noqa: PLC0415
-
-        return cupy
-    import numpy  # noqa: PLC0415
-
-    return numpy
 
 
 def slice_compression(csr: Any) -> float:
@@ -47,7 +38,7 @@ def slice_compression(csr: Any) -> float:
     nnz = int(csr.indices.shape[0])
     if nnz == 0:
         return 0.0
-    xp = _xp(csr.indices)
+    xp = xp_of(csr.indices)
     blk = csr.indices >> 3
     new = xp.ones(nnz, dtype=bool)
     new[1:] = blk[1:] != blk[:-1]
@@ -63,7 +54,7 @@ def top_share(csr: Any, frac: float = 0.01) -> float:
     nnz = int(csr.indices.shape[0])
     if nnz == 0:
         return 0.0
-    xp = _xp(csr.indptr)
+    xp = xp_of(csr.indptr)
     deg = xp.diff(csr.indptr)
     k = max(1, int(frac * deg.shape[0]))
     top = xp.partition(deg, deg.shape[0] - k)[deg.shape[0] - k:]

@@ -144,10 +144,7 @@ def writeback_vector(C: VecData, T: VecData | DenseT, mask: Mask | None,
         # after the copy, no merge of key lists (betweenness' column sums, level by level,
         # into a full vector; FastSV's min under ~done). Outside the mask, and where T has
         # no entry, C keeps its own: exactly accum's write-back without replace.
-        idx, tv = T.as_sparse()
-        if mask is not None and not mask_applied:
-            keep = mask_allowed(mask, idx)
-            idx, tv = idx[keep], tv[keep]
+        idx, tv = _entries_in_mask(T, mask, mask_applied)
         return scattered(C, idx, (None, tv), accum, T.dtype, C.exclusive).normalized()
     if accum is None and not replace and mask is not None and not mask.complement:
         if C.kind != SPARSE:
@@ -160,6 +157,16 @@ def writeback_vector(C: VecData, T: VecData | DenseT, mask: Mask | None,
     keys, vals = writeback_entries(ck, cv, tk, tv, mask, accum, replace, mask_applied, out,
                                    None)
     return VecData.sparse(C.size, out, keys, vals).normalized()
+
+
+def _entries_in_mask(T: VecData, mask: Mask | None, mask_applied: bool) -> tuple[Any, Any]:
+    """(keys, values) of the sparse T where the mask allows a write (all of T without a
+    mask, or when the kernel that made T applied it already)."""
+    tk, tv = T.as_sparse()
+    if mask is not None and not mask_applied:
+        keep = mask_allowed(mask, tk)
+        tk, tv = tk[keep], tv[keep]
+    return tk, tv
 
 
 def scattered(C: VecData, idx: Any, u: tuple[Any, Any], accum: BinaryOp | None,
@@ -249,10 +256,7 @@ def _writeback_scatter(C: VecData, T: VecData, mask: Mask, mask_applied: bool) -
     """
     out = C.dtype
     bits, vals = owned_bitmap(C)
-    tk, tv = T.as_sparse()
-    if not mask_applied:
-        keep = mask_allowed(mask, tk)
-        tk, tv = tk[keep], tv[keep]
+    tk, tv = _entries_in_mask(T, mask, mask_applied)
     mk = vector_mask_keys(mask)
     # entries the mask allows are replaced by T's (T lies inside the mask)
     if E.xp_of(bits) is np:

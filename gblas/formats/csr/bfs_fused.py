@@ -223,12 +223,21 @@ def check_args(A: Any, source: Any, *, parents: bool, direction: str, alpha: Any
     return src
 
 
+def _chunk_cap(nnz: int) -> int:
+    """Entries of one level's hub chunk list, at most (nnz push edges)."""
+    return nnz // _CHUNK + nnz // _BIG + 2
+
+
+def _heavy_cap(nnz_t: int) -> int:
+    """Entries of the heavy in-rows' chunk list, at most (nnz_t pull edges)."""
+    return nnz_t // _HCHUNK + nnz_t // _HEAVY + 2
+
+
 def scratch_bytes(n: int, nnz: int, nnz_t: int) -> int:
     """Bytes of one search's scratch (Work.alloc_scratch): lvl, par and two queues (16 n),
     the step log (4 n + 32 KB), two bitmaps (n / 4), two chunk lists and the heavy rows'."""
-    cap = nnz // _CHUNK + nnz // _BIG + 2
-    return 20 * n + n // 4 + 16 * cap + 8 * (nnz_t // _HCHUNK + nnz_t // _HEAVY + 2) + 4 * (
-        8 + _TLOG)
+    return (20 * n + n // 4 + 16 * _chunk_cap(nnz) + 8 * _heavy_cap(nnz_t)
+            + 4 * (8 + _TLOG))
 
 
 class Work:
@@ -245,8 +254,7 @@ class Work:
         self.csr: CSR = A._csr()
         self.csr_t: CSR = A._csr_T() if direction != "push" else self.csr
         self.alloc_state(A.nrows, self.csr.nnz, None, ctr_words)
-        hcap = 1 if direction == "push" else (self.csr_t.nnz // _HCHUNK
-                                              + self.csr_t.nnz // _HEAVY + 2)
+        hcap = 1 if direction == "push" else _heavy_cap(self.csr_t.nnz)
         self.heavy = _cp().empty(hcap, dtype=np.int64)
 
     @classmethod
@@ -278,7 +286,7 @@ class Work:
         cp = _cp()
         self.n = n
         self.busy = False
-        cap = nnz // _CHUNK + nnz // _BIG + 2  # chunk entries of one level's hubs, at most
+        cap = _chunk_cap(nnz)
         nwords = (n + 31) // 32
         w32 = cp.empty(4 * n, dtype=np.int32)
         own = cp.empty(2 * cap, dtype=np.int64)
