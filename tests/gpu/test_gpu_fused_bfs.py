@@ -191,6 +191,26 @@ def test_fused_block_levels(name: str, small_edges: int) -> None:
             assert 0 <= info["block_steps"] <= steps
 
 
+@pytest.mark.parametrize("pull_serial", [1, 3, 64])
+def test_fused_pull_serial(pull_serial: int) -> None:
+    """Any number of in-neighbours a lane checks alone before its warp helps: the parents
+    are still the smallest visited in-neighbours, the levels the CPU's."""
+    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+    for name in ("kron12", "heavy_in", "directed_dense300", "grid40x70"):
+        A = GRAPHS[name]()  # noqa: N806
+        A.is_symmetric()
+        Ag = A.to(GPU)  # noqa: N806
+        for src in _sources(A, 2, 4):
+            for direction in ("auto", "pull"):
+                lc, pc = bfs(A, src, parents=True, direction=direction)
+                lg, pg, _ = fused_bfs(Ag, src, parents=True, direction=direction,
+                                      pull_serial=pull_serial)
+                what = f"{name} source {src} {direction} pull_serial={pull_serial}"
+                _same(lc, lg, what + " levels")
+                _same(pc, pg, what + " parents")
+
+
 def test_fused_scratch_reused() -> None:
     """The scratch buffers stay on the matrix between searches (only the outputs are new),
     a busy scratch is not shared, and a changed matrix gets new ones; results stay right."""
@@ -238,8 +258,8 @@ def test_fused_launch_paths() -> None:
         _same(lc, got, "levels")
     for got in (pi, pi2):
         _same(pc, got, "parents")
-    with pytest.raises(InvalidValue, match="28 kernel arguments"):
-        launch(1, 256, (0,) * 27)
+    with pytest.raises(InvalidValue, match="29 kernel arguments"):
+        launch(1, 256, (0,) * 28)
 
 
 def test_fused_edge_cases() -> None:
@@ -308,6 +328,9 @@ def test_fused_api_errors() -> None:
     for bad in (-1, True, 2.5):
         with pytest.raises(InvalidValue, match="small_edges"):
             bfs_fused.fused_bfs(A.to(GPU), 0, small_edges=bad)
+    for bad in (0, True, 1.5):
+        with pytest.raises(InvalidValue, match="pull_serial"):
+            bfs_fused.fused_bfs(A.to(GPU), 0, pull_serial=bad)
     lv, pi, info = bfs_fused.fused_bfs(A.to(GPU), 5, parents=True)
     assert info["levels"] == 5 and info["reached"] == 16 and pi.nvals == 16
     assert info["host_syncs"] == 1 and info["levels_per_sync"] == 5

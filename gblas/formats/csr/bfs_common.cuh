@@ -52,7 +52,8 @@
 //     fifteen rounds each: urand:22's second level 48 -> 7 µs on an H100).
 // Pull (level k): for every vertex v whose bit in vis[k & 1] is clear, scan its in-neighbours
 // (row v of CSR(Aᵀ)) in row order and stop at the first one whose bit is set (early exit).
-// A lane checks the first FB_SERIAL entries alone (FB_BATCH loads in flight); longer rows
+// A lane checks the first `serial` entries alone (FB_BATCH loads in flight; the fused
+// kernel's argument, FB_SERIAL in the level kernels); longer rows
 // then get the whole warp (32 entries a step, ballot picks the first hit in row order); rows
 // of FB_HEAVY entries or more are split into chunks that any warp of the grid takes (so an
 // unvisited vertex of huge in-degree, scanned to its end while none of its in-neighbours is
@@ -85,7 +86,7 @@
 #define FB_CHUNK 256
 #define FB_STAGE 128   // push: per-warp staging buffer (ints, shared memory)
 #define FB_PB 2        // push: edges a lane has in flight at once (4 spills at 64 registers)
-#define FB_SERIAL 8    // pull: in-neighbours a lane checks alone before its warp helps
+#define FB_SERIAL 8    // pull (level kernels): in-neighbours a lane checks alone first
 #define FB_BATCH 4     // pull: in-neighbours a lane loads at once
 #define FB_HEAVY 1024  // pull: in-degree from which a row is split into chunks (phase A)
 #define FB_HCHUNK 512  // entries per chunk of a heavy row
@@ -357,14 +358,14 @@ __device__ __forceinline__ void fb_pull_heavy(const FbGraph& g, const FbLevel& L
 }
 
 // Pull, phase B (concurrent with A): every other unvisited vertex, one lane per vertex for
-// the first FB_SERIAL in-neighbours (loaded FB_BATCH at a time, so the loads overlap),
+// the first `serial` in-neighbours (loaded FB_BATCH at a time, so the loads overlap),
 // then the whole warp for the rest of a longer row. Each warp writes the vis_out word of
 // its 32 vertices: a plain store, or atomicOr where phase A may set a bit of the word too
 // (vis_out then holds an older, smaller visited set, so OR-ing is exact).
 __device__ __forceinline__ void fb_pull(const FbGraph& g, const FbLevel& L, long long n,
                                         const unsigned int* vis_in, unsigned int* vis_out,
                                         unsigned long long& nfound, long long gwarp,
-                                        long long nwarps, int lane) {
+                                        long long nwarps, int lane, int serial) {
   for (long long base = gwarp * 32; base < n; base += nwarps * 32) {
     const long long v = base + lane;
     const unsigned word = __ldcg(&vis_in[base >> 5]);
@@ -377,7 +378,7 @@ __device__ __forceinline__ void fb_pull(const FbGraph& g, const FbLevel& L, long
     const bool heavy = todo && e - s >= FB_HEAVY;  // phase A's
     if (heavy) todo = false;
     int found = -1;
-    const long long head = todo ? min(e, s + (long long)FB_SERIAL) : s;
+    const long long head = todo ? min(e, s + (long long)serial) : s;
     for (long long p0 = s; p0 < head; p0 += FB_BATCH) {
       int uu[FB_BATCH];
 #pragma unroll

@@ -76,7 +76,7 @@ extern "C" __global__ void __launch_bounds__(FB_BLOCK, FB_MIN_BLOCKS)
 bfs_fused(const long long* __restrict__ a_ptr, const long long* __restrict__ a_idx,
           const long long* __restrict__ t_ptr, const long long* __restrict__ t_idx,
           long long n, long long nnz, long long source, int mode, int want_parents, int sym,
-          double alpha, double beta1, double beta2, long long small_edges,
+          double alpha, double beta1, double beta2, long long small_edges, int pull_serial,
           int* lvl, int* par, int* q0, int* q1, long long* own0, long long* own1,
           unsigned int* vis0, unsigned int* vis1, long long* heavy,
           unsigned long long* ctr,  // 36 words, zero at launch (20 counters, gst)
@@ -161,7 +161,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const long long* __restrict__ a_i
         grid.sync();
       }
       if (nheavy) fb_pull_heavy(g, L, nheavy, vis_in, vis_out, acc, gwarp, nwarps, lane);
-      fb_pull(g, L, n, vis_in, vis_out, acc, gwarp, nwarps, lane);
+      fb_pull(g, L, n, vis_in, vis_out, acc, gwarp, nwarps, lane, pull_serial);
     }
     fb_count(L, do_push, acc, lane);
     grid.sync();

@@ -52,6 +52,8 @@ SMALL_EDGES = 1024
 # of allocations, which matters where a search takes a millisecond or less; a bigger
 # graph's search takes milliseconds, and its scratch would hold memory other work needs.
 KEEP_SCRATCH_BYTES = 256 << 20
+# Pull: in-neighbours a lane checks alone before the warp takes the rest of its row.
+PULL_SERIAL = 8
 
 
 def _cp() -> Any:
@@ -155,8 +157,8 @@ class CoopLaunch:
 
 
 # bfs_fused's parameters: 4 CSR arrays; n, nnz, source; mode, parents, sym; alpha, beta1,
-# beta2; small_edges; 14 state and output arrays.
-_FUSED_ARGS = "pppp" + "qqq" + "iii" + "ddd" + "q" + "p" * 14
+# beta2; small_edges, pull_serial; 14 state and output arrays.
+_FUSED_ARGS = "pppp" + "qqq" + "iii" + "ddd" + "qi" + "p" * 14
 
 
 @functools.cache
@@ -349,8 +351,8 @@ class Work:
 
 def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
               alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
-              blocks_per_sm: int | None = None, small_edges: int = SMALL_EDGES
-              ) -> tuple[Any, Any, dict[str, Any]]:
+              blocks_per_sm: int | None = None, small_edges: int = SMALL_EDGES,
+              pull_serial: int = PULL_SERIAL) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` in one cooperative kernel.
 
     Returns ``(levels, parents, info)``: ``levels`` INT64 vector data (``VecData``;
@@ -369,13 +371,17 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``blocks_per_sm`` (a tuning knob) caps the blocks launched per SM; by default
     :func:`_default_blocks_per_sm` picks it from the average degree. ``small_edges`` (a
     tuning knob; 0 turns it off): a push level whose frontier has at most that many
-    out-edges runs in one block, without a grid-wide barrier.
+    out-edges runs in one block, without a grid-wide barrier. ``pull_serial`` (a tuning
+    knob, >= 1): in-neighbours a lane of a pull level checks alone before its warp takes
+    the rest of the row.
     """
     src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
     if isinstance(small_edges, bool) or not isinstance(small_edges, int) or small_edges < 0:
         raise InvalidValue(f"small_edges must be a non-negative int, got {small_edges!r}")
+    if isinstance(pull_serial, bool) or not isinstance(pull_serial, int) or pull_serial < 1:
+        raise InvalidValue(f"pull_serial must be a positive int, got {pull_serial!r}")
     cp = _cp()
     dev = _device_id(A.device)
     n = A.nrows
@@ -390,7 +396,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             _fused_launch(dev)(grid, _BLOCK, (
                 *(a.data.ptr for a in w.graph_args()), n, w.csr.nnz, src, _MODES[direction],
                 int(bool(parents)), int(w.csr_t is w.csr), float(alpha), float(beta1),
-                float(beta2), small_edges,
+                float(beta2), small_edges, pull_serial,
                 *(a.data.ptr for a in (w.lvl, w.par, w.q0, w.q1, w.own0, w.own1, w.vis0, w.vis1,
                                        w.heavy, w.ctr, w.out_levels, w.out_bits,
                                        w.out_parents, w.meta))))

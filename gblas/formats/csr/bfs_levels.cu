@@ -97,7 +97,7 @@ extern "C" __global__ void __launch_bounds__(FB_BLOCK, FB_MIN_BLOCKS) bfs_lv_pha
     unsigned int* vis_out = (k & 1) ? vis0 : vis1;
     const long long nheavy = (long long)ctr[12];
     if (nheavy) fb_pull_heavy(g, L, nheavy, vis_in, vis_out, acc, gwarp, nwarps, lane);
-    fb_pull(g, L, n, vis_in, vis_out, acc, gwarp, nwarps, lane);
+    fb_pull(g, L, n, vis_in, vis_out, acc, gwarp, nwarps, lane, FB_SERIAL);
   }
   fb_count(L, do_push, acc, lane);
 }
