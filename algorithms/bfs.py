@@ -172,7 +172,8 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
         kw = dict(parents=parents, direction=direction, alpha=alpha, beta1=beta1, beta2=beta2,
                   method=method)
         if cuda.bfs_applies(A, **kw):
-            lv, pi, info = cuda.bfs(A, src, **kw)
+            # without stats nothing is read back: the call returns while the search runs
+            lv, pi, info = cuda.bfs(A, src, step_log=stats is not None, **kw)
             if stats is not None:
                 stats.update(levels=info["levels"], directions=info["directions"],
                              kernels=[info["kernel"]], reached=info["reached"],

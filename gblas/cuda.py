@@ -51,7 +51,8 @@ def bfs_applies(A: Any, *, parents: bool = False, direction: str = "auto",  # no
 def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
         alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
         method: str = "fused", levels_per_sync: int = 8,
-        desc: Descriptor | None = None) -> tuple[Any, Any, dict[str, Any]]:
+        desc: Descriptor | None = None, step_log: bool = True
+        ) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A``, the whole search on the device.
 
     Returns ``(levels, parents, info)``: ``levels`` an INT64 Vector on A's device (an entry
@@ -63,8 +64,11 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
     ``direction``: ``"auto"`` (LAGraph's rule with ``alpha``, ``beta1``, ``beta2``),
     ``"push"`` or ``"pull"``. ``method``: ``"fused"`` (one cooperative kernel) or
     ``"levels"`` (level kernels from a CUDA graph; ``levels_per_sync`` levels between host
-    reads). The kernel that ran is recorded: ``gb.last_plan()`` and ``desc.last_kernel``
-    say ``cuda_csr_bfs_fused``, ``cuda_csr_bfs_levels``, or for a bvss matrix
+    reads). ``step_log=False`` (the fused CSR kernel): nothing is read back, the call
+    returns while the kernel runs, the vectors' count is read when asked for, and ``info``
+    holds only the launch (``grid``/``block``, ``host_syncs`` 0, ``kernel``); the other
+    paths read their log anyway. The kernel that ran is recorded: ``gb.last_plan()`` and
+    ``desc.last_kernel`` say ``cuda_csr_bfs_fused``, ``cuda_csr_bfs_levels``, or for a bvss matrix
     ``cuda_bvss_bfs_tc`` / ``cuda_bvss_bfs_popcount`` (direction: the forced one, or
     None for ``"auto"``).
 
@@ -98,7 +102,7 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
     elif method == "fused":
         from .formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
 
-        out = fused_bfs(A, source, **kw)
+        out = fused_bfs(A, source, step_log=bool(step_log), **kw)
     else:
         from .formats.csr.bfs_levels import levels_bfs  # noqa: PLC0415
 

@@ -211,6 +211,35 @@ def test_fused_pull_serial(pull_serial: int) -> None:
                 _same(pc, pg, what + " parents")
 
 
+def test_fused_unread_results() -> None:
+    """step_log=False: nothing read at the call, the count read when asked; searches
+    queued back to back on one stream share the scratch and each keeps its own results;
+    a search on another stream gets its own scratch."""
+    import cupy as cp  # noqa: PLC0415
+
+    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+    A = generators.kronecker(11, seed=4)  # noqa: N806
+    A.is_symmetric()
+    Ag = A.to(GPU)  # noqa: N806
+    srcs = _sources(A, 4, 9)
+    outs = []
+    for s in srcs:  # queued, none read
+        lv, pi, info = fused_bfs(Ag, s, parents=True, step_log=False)
+        assert info["host_syncs"] == 0 and "levels" not in info
+        assert lv._nvals is None and lv._count is not None
+        outs.append((s, lv, pi))
+    side = cp.cuda.Stream(non_blocking=True)
+    with side:
+        lv_side, _, _ = fused_bfs(Ag, srcs[0], step_log=False)
+    side.synchronize()
+    for s, lv, pi in outs:
+        lc, pc = bfs(A, s, parents=True)
+        _same(lc, lv, f"source {s} levels")
+        _same(pc, pi, f"source {s} parents")
+    _same(bfs(A, srcs[0]), lv_side, "side stream")
+
+
 def test_fused_scratch_reused() -> None:
     """The scratch buffers stay on the matrix between searches (only the outputs are new),
     a busy scratch is not shared, and a changed matrix gets new ones; results stay right."""

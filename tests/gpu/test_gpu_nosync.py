@@ -186,3 +186,29 @@ def test_device_scalar_stays_until_read() -> None:
     assert s.value == 45.0 and s._device_value() is None
     e = Vector(FP64, 10, device=GPU).reduce(monoid.max).new()
     assert e.is_empty and e.value is None
+
+
+@pytest.mark.parametrize("parents", [False, True])
+def test_bfs_does_not_synchronise(parents: bool) -> None:
+    """``bfs()`` without ``stats`` reads nothing back (the fused kernel leaves the count on
+    the device): it returns behind the spin, and its results equal the CPU's; with
+    ``stats`` it reads the step log, so it waits."""
+    from gblas import generators  # noqa: PLC0415
+    from gblas.algorithms import bfs  # noqa: PLC0415
+
+    A = generators.kronecker(10, seed=3)  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    out: list[Any] = []
+    dt = host_seconds_behind_spin(lambda: out.append(bfs(Ag, 5, parents=parents)))
+    assert dt < WAITED_S, f"bfs waited for the device: {dt * 1e3:.0f} ms behind the spin"
+    got, want = out[-1], bfs(A, 5, parents=parents)
+    for g, w in zip(got if parents else (got,), want if parents else (want,), strict=True):
+        assert g.nvals == w.nvals
+        gi, gv = g.to_coo()
+        wi, wv = w.to_coo()
+        np.testing.assert_array_equal(gi, wi)
+        np.testing.assert_array_equal(gv, wv)
+    st: dict[str, Any] = {}
+    dt = host_seconds_behind_spin(lambda: bfs(Ag, 5, parents=parents, stats=st))
+    levels = out[-1][0] if parents else out[-1]
+    assert dt >= WAITED_S and st["host_syncs"] >= 1 and st["reached"] == levels.nvals

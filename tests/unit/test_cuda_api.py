@@ -98,7 +98,7 @@ def test_fused_launch_types_match_the_kernel() -> None:
     assert body is not None
     params = [p.strip() for p in re.sub(r"//[^\n]*", "", body[1]).split(",")]
     assert "".join(_param_letter(p) for p in params) == bfs_fused._FUSED_ARGS
-    assert len(bfs_fused._FUSED_ARGS) == 29
+    assert len(bfs_fused._FUSED_ARGS) == 30
 
 
 def test_scratch_kept_only_when_small() -> None:
@@ -114,11 +114,14 @@ def test_scratch_kept_only_when_small() -> None:
 
 def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
     """Work.reused's rules, with the device allocation replaced: one scratch per matrix and
-    direction kind, a busy one not shared, a changed matrix gets a new one, a large one is
-    never kept."""
+    direction kind, a busy one not shared, one last used on another stream not shared (a
+    search that read nothing back may still run there), a changed matrix gets a new one, a
+    large one is never kept."""
     from gblas.formats.csr import bfs_fused
 
     made = []
+    stream = [7]
+    monkeypatch.setattr(bfs_fused, "_current_stream", lambda: stream[0])
 
     def fake_alloc(self, A, direction, ctr_words):  # noqa: ANN001, ANN202, N803
         self.csr = A._csr()
@@ -138,6 +141,12 @@ def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> N
     push = bfs_fused.Work.reused(A, "push", 36)
     assert push is not w and push.csr_t is push.csr
     push.release()
+    stream[0] = 8  # another stream: w's search may still run on stream 7
+    on8 = bfs_fused.Work.reused(A, "auto", 36)
+    assert on8 is not w and on8.stream == 8
+    on8.release()
+    assert bfs_fused.Work.reused(A, "auto", 36) is on8  # kept for stream 8 now
+    on8.release()
     A[0, 1] = True  # the matrix changes: its properties go, the scratch with them
     assert bfs_fused.Work.reused(A, "auto", 36) is not w
     monkeypatch.setattr(bfs_fused, "KEEP_SCRATCH_BYTES", 0)
@@ -145,4 +154,4 @@ def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> N
     b1 = bfs_fused.Work.reused(B, "auto", 36)
     b1.release()
     assert bfs_fused.Work.reused(B, "auto", 36) is not b1  # too large to keep
-    assert len(made) == 6
+    assert len(made) == 7

@@ -81,7 +81,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const long long* __restrict__ a_i
           unsigned int* vis0, unsigned int* vis1, long long* heavy,
           unsigned long long* ctr,  // 36 words, zero at launch (20 counters, gst)
           long long* out_levels, bool* out_bits, long long* out_parents,
-          unsigned int* meta) {
+          unsigned long long* out_count, unsigned int* meta) {
   cg::grid_group grid = cg::this_grid();
   __shared__ int s_stage[FB_BLOCK / 32][FB_STAGE];
   __shared__ FbLoop st;
@@ -174,6 +174,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const long long* __restrict__ a_i
   if (tid == 0) {
     meta[0] = (unsigned int)st.k;
     meta[1] = (unsigned int)st.nvisited;
+    *out_count = (unsigned long long)st.nvisited;  // the result's nvals, read if asked
     meta[2] = (unsigned int)st.steps;
     meta[4] = (unsigned int)(fb_clock() - st.t_last);  // the output pass (thread 0's share)
   }

@@ -100,6 +100,11 @@ def occupancy(kern: Any, device_id: int) -> tuple[int, int]:
     return max(1, per_sm), sms
 
 
+def _current_stream() -> int:
+    """The handle of the caller's current CUDA stream (the one its launches go to)."""
+    return _cp().cuda.get_current_stream().ptr
+
+
 @functools.cache
 def get_kernel(device_id: int) -> tuple[Any, int, int]:
     """(kernel, blocks per SM, SMs): the compiled cooperative kernel for ``device_id``, and
@@ -125,7 +130,7 @@ def _default_blocks_per_sm(n: int, nnz: int, fit: int) -> int:
 class CoopLaunch:
     """A cooperative launch of one kernel whose argument buffer is packed once (ctypes): a
     call writes the argument values in place and hands the driver the pointer array, where
-    CuPy's kernel call converts every argument object each time (28 for bfs_fused: ~20-35
+    CuPy's kernel call converts every argument object each time (30 for bfs_fused: ~20-35
     µs of a search's host time on the H100's host). ``types``: one letter per parameter,
     ``p`` a device pointer (give ``array.data.ptr``), ``q`` int64, ``i`` int32, ``d``
     double. Without the driver entry point (older CuPy) it calls the kernel through CuPy."""
@@ -158,8 +163,8 @@ class CoopLaunch:
 
 
 # bfs_fused's parameters: 4 CSR arrays; n, nnz, source; mode, parents, sym; alpha, beta1,
-# beta2; small_edges, pull_serial; 14 state and output arrays.
-_FUSED_ARGS = "pppp" + "qqq" + "iii" + "ddd" + "qi" + "p" * 14
+# beta2; small_edges, pull_serial; 15 state and output arrays.
+_FUSED_ARGS = "pppp" + "qqq" + "iii" + "ddd" + "qi" + "p" * 15
 
 
 @functools.cache
@@ -269,13 +274,17 @@ class Work:
         zeroes the counters, allocates the outputs and calls :meth:`release`."""
         key = f"bfs_fused_scratch_{direction == 'push'}_{ctr_words}"
         w = A._props.get(key)
-        if w is None or w.busy or w.csr is not A._csr():
+        # a search that read nothing back may still run on the stream it was launched on:
+        # only that stream, which orders the next search after it, may take its scratch
+        stream = _current_stream()
+        if w is None or w.busy or w.csr is not A._csr() or w.stream != stream:
             w = cls.__new__(cls)
             w.alloc_scratch(A, direction, ctr_words)
             keep = scratch_bytes(A.nrows, w.csr.nnz, w.csr_t.nnz) <= KEEP_SCRATCH_BYTES
             if keep and (key not in A._props or not A._props[key].busy):
                 A._props[key] = w
         w.busy = True
+        w.stream = stream
         return w
 
     def release(self) -> None:
@@ -304,13 +313,15 @@ class Work:
 
     def alloc_outputs(self, parents: bool) -> None:
         """Fresh output arrays (they become the result Vectors' storage), cut from one
-        allocation: int64 levels, int64 parents (one word without), the reached bytes."""
+        allocation: the count of reached vertices (the fused kernel writes it), int64
+        levels, int64 parents (one word without), the reached bytes."""
         n = self.n
         npar = n if parents else 1
-        raw = _cp().empty(8 * (n + npar) + n, dtype=np.uint8)
-        self.out_levels = raw[:8 * n].view(np.int64)
-        self.out_parents = raw[8 * n:8 * (n + npar)].view(np.int64)
-        self.out_bits = raw[8 * (n + npar):].view(np.bool_)
+        raw = _cp().empty(8 * (1 + n + npar) + n, dtype=np.uint8)
+        self.out_count = raw[:8].view(np.uint64)
+        self.out_levels = raw[8:8 * (1 + n)].view(np.int64)
+        self.out_parents = raw[8 * (1 + n):8 * (1 + n + npar)].view(np.int64)
+        self.out_bits = raw[8 * (1 + n + npar):].view(np.bool_)
 
     def graph_args(self) -> tuple[Any, ...]:
         return (self.csr.indptr, self.csr.indices, self.csr_t.indptr, self.csr_t.indices)
@@ -349,11 +360,24 @@ class Work:
             info["block_steps"] = int(head[5])
         return levels, pi, info, reads
 
+    def results_unread(self, parents: bool) -> tuple[Any, Any]:
+        """(levels, parents) as :meth:`results` gives them, read nothing: the vectors'
+        count stays on the device (``out_count``, written by the fused kernel) until
+        someone asks for ``nvals``, so the call returns while the kernel runs."""
+        n = self.n
+        levels = VecData.bitmap(n, INT64, self.out_bits, self.out_levels, count=self.out_count)
+        pi = None
+        if parents:
+            pi = VecData.bitmap(n, INT64, self.out_bits.copy(), self.out_parents,
+                                count=self.out_count)
+        return levels, pi
+
 
 def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
               alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
               blocks_per_sm: int | None = None, small_edges: int = SMALL_EDGES,
-              pull_serial: int = PULL_SERIAL) -> tuple[Any, Any, dict[str, Any]]:
+              pull_serial: int = PULL_SERIAL, step_log: bool = True
+              ) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` in one cooperative kernel.
 
     Returns ``(levels, parents, info)``: ``levels`` INT64 vector data (``VecData``;
@@ -375,6 +399,11 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     out-edges runs in one block, without a grid-wide barrier. ``pull_serial`` (a tuning
     knob, >= 1): in-neighbours a lane of a pull level checks alone before its warp takes
     the rest of the row.
+
+    ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
+    the vectors' count stays on the device until someone asks for ``nvals`` (one read
+    then), and ``info`` holds only ``grid``/``block``, ``small_edges``, ``host_syncs`` (0)
+    and ``kernel`` (``gblas.algorithms.bfs`` does this unless ``stats`` is asked for).
     """
     src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
@@ -400,12 +429,17 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 float(beta2), small_edges, pull_serial,
                 *(a.data.ptr for a in (w.lvl, w.par, w.q0, w.q1, w.own0, w.own1, w.vis0, w.vis1,
                                        w.heavy, w.ctr, w.out_levels, w.out_bits,
-                                       w.out_parents, w.meta))))
-            levels, pi, info, reads = w.results(A, parents, block_steps=True)
+                                       w.out_parents, w.out_count, w.meta))))
+            if step_log:
+                levels, pi, info, reads = w.results(A, parents, block_steps=True)
+                info["levels_per_sync"] = info["levels"]
+            else:
+                levels, pi = w.results_unread(parents)
+                info, reads = {}, 0
         finally:
             w.release()
     info.update(grid=grid, block=_BLOCK, small_edges=small_edges, host_syncs=reads,
-                levels_per_sync=info["levels"], kernel=KERNEL_NAME)
+                kernel=KERNEL_NAME)
     return levels, pi, info
 
 
