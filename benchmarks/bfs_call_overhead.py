@@ -53,7 +53,7 @@ def stages(A, src: int) -> dict[str, float]:  # noqa: ANN001, N803
         int(w.csr_t is w.csr), 8.0, 8.0, 512.0, bf.SMALL_EDGES, bf.PULL_SERIAL,
         *(a.data.ptr for a in (w.lvl, w.par, w.q0, w.q1, w.own0, w.own1, w.vis0, w.vis1,
                                w.heavy, w.ctr, w.out_levels, w.out_bits, w.out_parents,
-                               w.meta))))
+                               w.out_count, w.meta))))
     ev1.record()
     t2 = time.perf_counter()
     head = w.meta[:8].get()  # the wait: kernel, then the copy

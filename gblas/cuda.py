@@ -17,6 +17,8 @@ parents (a vertex one level up, not always the smallest). CuPy is imported only 
 
 from __future__ import annotations
 
+import functools
+from types import SimpleNamespace
 from typing import Any
 
 from .core.descriptor import Descriptor
@@ -24,6 +26,20 @@ from .exceptions import InvalidObject, InvalidValue, NotImplementedForFormat
 
 METHODS = ("fused", "levels")
 _KERNELS = {"fused": "cuda_csr_bfs_fused", "levels": "cuda_csr_bfs_levels"}
+
+
+@functools.cache
+def _impl() -> SimpleNamespace:
+    """What the calls use, imported on first use (the modules import CuPy lazily; here an
+    import per call cost ~1 µs each of a search's host time)."""
+    from .core.matrix import Matrix  # noqa: PLC0415
+    from .core.vector import Vector  # noqa: PLC0415
+    from .formats.bvss import bfs_tc  # noqa: PLC0415
+    from .formats.csr import bfs_fused, bfs_levels  # noqa: PLC0415
+    from .ops.plan import record  # noqa: PLC0415
+
+    return SimpleNamespace(Matrix=Matrix, Vector=Vector, bfs_tc=bfs_tc, bfs_fused=bfs_fused,
+                           bfs_levels=bfs_levels, record=record)
 
 
 def _check_method(method: Any) -> str:
@@ -38,13 +54,10 @@ def bfs_applies(A: Any, *, parents: bool = False, direction: str = "auto",  # no
     """Whether :func:`bfs` can run this search: a square gblas Matrix on a CUDA device with
     1 to 2³¹ - 2 vertices, a device of compute capability >= 7.0 (with cooperative launch),
     a known direction and method, and positive finite thresholds. False, never an error."""
-    from .core.matrix import Matrix  # noqa: PLC0415
-
-    if method not in METHODS or not isinstance(A, Matrix) or A.device == "cpu":
+    impl = _impl()
+    if method not in METHODS or not isinstance(A, impl.Matrix) or A.device == "cpu":
         return False
-    from .formats.csr import bfs_fused  # noqa: PLC0415
-
-    return bfs_fused.applies(A, parents=parents, direction=direction, alpha=alpha,
+    return impl.bfs_fused.applies(A, parents=parents, direction=direction, alpha=alpha,
                              beta1=beta1, beta2=beta2)
 
 
@@ -76,11 +89,9 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
     ``InvalidObject`` (not a Matrix), ``NotImplementedForFormat`` (not a square matrix on a
     CUDA device the kernels support) and ``IndexOutOfBound`` (source).
     """
-    from .core.matrix import Matrix  # noqa: PLC0415
-    from .core.vector import Vector  # noqa: PLC0415
-
+    impl = _impl()
     _check_method(method)
-    if not isinstance(A, Matrix):
+    if not isinstance(A, impl.Matrix):
         raise InvalidObject(f"expected a gblas.Matrix adjacency matrix, got {type(A).__name__}")
     if A.device == "cpu":
         raise NotImplementedForFormat(
@@ -93,25 +104,18 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
         raise InvalidObject(f"desc must be a gblas.Descriptor or None, got {type(desc).__name__}")
     kw: dict[str, Any] = dict(parents=parents, direction=direction, alpha=alpha, beta1=beta1,
                               beta2=beta2)
-    from .formats.bvss import bfs_tc  # noqa: PLC0415
-
     fmt = "csr"
-    if method == "fused" and bfs_tc.applies(A):  # A.to_format("bvss"): BVSS pull levels
-        out = bfs_tc.bvss_bfs(A, source, **kw)
+    if method == "fused" and impl.bfs_tc.applies(A):  # A.to_format("bvss"): BVSS pull levels
+        out = impl.bfs_tc.bvss_bfs(A, source, **kw)
         fmt = "bvss"
     elif method == "fused":
-        from .formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
-
-        out = fused_bfs(A, source, step_log=bool(step_log), **kw)
+        out = impl.bfs_fused.fused_bfs(A, source, step_log=bool(step_log), **kw)
     else:
-        from .formats.csr.bfs_levels import levels_bfs  # noqa: PLC0415
-
-        out = levels_bfs(A, source, levels_per_sync=levels_per_sync, **kw)
-    from .ops.plan import record  # noqa: PLC0415
-
+        out = impl.bfs_levels.levels_bfs(A, source, levels_per_sync=levels_per_sync, **kw)
     kernel = out[2]["kernel"] if fmt == "bvss" else _KERNELS[method]
-    record(desc, "bfs", kernel, None if direction == "auto" else direction, fmt)
+    impl.record(desc, "bfs", kernel, None if direction == "auto" else direction, fmt)
     levels, parents_data, info = out
+    Vector = impl.Vector  # noqa: N806
     pi = None if parents_data is None else Vector._from_data(parents_data, A.device)
     return Vector._from_data(levels, A.device), pi, info
 

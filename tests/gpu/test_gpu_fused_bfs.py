@@ -287,8 +287,8 @@ def test_fused_launch_paths() -> None:
         _same(lc, got, "levels")
     for got in (pi, pi2):
         _same(pc, got, "parents")
-    with pytest.raises(InvalidValue, match="29 kernel arguments"):
-        launch(1, 256, (0,) * 28)
+    with pytest.raises(InvalidValue, match="30 kernel arguments"):
+        launch(1, 256, (0,) * 29)
 
 
 def test_fused_edge_cases() -> None:
@@ -320,14 +320,18 @@ def test_fused_edge_cases() -> None:
 
 
 def test_fused_storage_kinds() -> None:
-    """Full (every vertex reached), bitmap and sparse results are all valid Vectors."""
+    """Full (every vertex reached), bitmap and sparse results are all valid Vectors: read
+    back (stats) the result takes the storage its density calls for; unread, the kernel's
+    bitmap with the count on the device."""
     A = generators.grid2d(30, 30)  # noqa: N806
-    lv = bfs(A.to(GPU), 0)
-    assert lv.nvals == 900 and lv.format == "full"
     parts = Matrix.from_coo([0, 1], [1, 2], True, nrows=1000, ncols=1000)
-    lv = bfs(parts.to(GPU), 0)
-    assert lv.nvals == 3 and lv.format == "sparse"
-    assert lv.apply(gb.binary.plus, right=1).new().to_coo()[1].tolist() == [1, 2, 3]
+    for stats in ({}, None):
+        lv = bfs(A.to(GPU), 0, stats=stats)
+        assert lv.nvals == 900 and lv.format == ("full" if stats is not None else "bitmap")
+        assert lv.to_coo()[1].tolist() == bfs(A, 0).to_coo()[1].tolist()
+        lv = bfs(parts.to(GPU), 0, stats=stats)
+        assert lv.nvals == 3 and lv.format == ("sparse" if stats is not None else "bitmap")
+        assert lv.apply(gb.binary.plus, right=1).new().to_coo()[1].tolist() == [1, 2, 3]
 
 
 def test_config_switch_selects_the_loop() -> None:

@@ -192,7 +192,7 @@ def test_device_scalar_stays_until_read() -> None:
 def test_bfs_does_not_synchronise(parents: bool) -> None:
     """``bfs()`` without ``stats`` reads nothing back (the fused kernel leaves the count on
     the device): it returns behind the spin, and its results equal the CPU's; with
-    ``stats`` it reads the step log, so it waits."""
+    ``stats`` it reads the step log once."""
     from gblas import generators  # noqa: PLC0415
     from gblas.algorithms import bfs  # noqa: PLC0415
 
@@ -209,6 +209,6 @@ def test_bfs_does_not_synchronise(parents: bool) -> None:
         np.testing.assert_array_equal(gi, wi)
         np.testing.assert_array_equal(gv, wv)
     st: dict[str, Any] = {}
-    dt = host_seconds_behind_spin(lambda: bfs(Ag, 5, parents=parents, stats=st))
+    bfs(Ag, 5, parents=parents, stats=st)  # the step log is read: one host read
     levels = out[-1][0] if parents else out[-1]
-    assert dt >= WAITED_S and st["host_syncs"] >= 1 and st["reached"] == levels.nvals
+    assert st["host_syncs"] == 1 and st["reached"] == levels.nvals

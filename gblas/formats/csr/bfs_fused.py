@@ -63,6 +63,7 @@ def _cp() -> Any:
     return cupy
 
 
+@functools.cache
 def _device_id(device: str) -> int:
     return int(device.split(":", 1)[1]) if ":" in device else 0
 
@@ -179,6 +180,8 @@ def is_matrix(A: Any) -> bool:  # noqa: N803
 
 
 def _positive(x: Any) -> bool:
+    if type(x) is float:  # the usual case, without a conversion (NaN fails both tests)
+        return 0.0 < x < math.inf
     try:
         v = float(x)
     except (TypeError, ValueError):
@@ -191,14 +194,22 @@ def applies(A: Any, *, parents: bool = False, direction: str = "auto",  # noqa: 
     """Whether :func:`fused_bfs` can run this BFS: a square gblas Matrix on a CUDA device
     with at most 2³¹ - 2 vertices, a device of compute capability >= 7.0 with cooperative
     launch, a known direction and positive finite thresholds."""
-    if not is_matrix(A) or not A.device.startswith("cuda"):
+    if not is_matrix(A) or direction not in _MODES:
         return False
-    if A.nrows != A.ncols or not 0 < A.nrows <= _MAX_N or direction not in _MODES:
+    return _positive(alpha) and _positive(beta1) and _positive(beta2) and _fits(A)
+
+
+def _fits(A: Any) -> bool:  # noqa: N803
+    """A (a gblas Matrix) is square with 1 to _MAX_N vertices on a CUDA device the kernel
+    runs on."""
+    device = A.device
+    if not device.startswith("cuda"):
         return False
-    if not all(_positive(x) for x in (alpha, beta1, beta2)):
+    n = A.nrows
+    if A.ncols != n or not 0 < n <= _MAX_N:
         return False
     try:
-        return _device_ok(_device_id(A.device))
+        return _device_ok(_device_id(device))
     except Exception:  # noqa: BLE001 - no usable CUDA runtime: not for us
         return False
 
@@ -210,11 +221,10 @@ def check_args(A: Any, source: Any, *, parents: bool, direction: str, alpha: Any
         raise InvalidObject(f"expected a gblas.Matrix adjacency matrix, got {type(A).__name__}")
     if direction not in _MODES:
         raise InvalidValue(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
-    if not all(_positive(x) for x in (alpha, beta1, beta2)):
+    if not (_positive(alpha) and _positive(beta1) and _positive(beta2)):
         raise InvalidValue(f"alpha, beta1 and beta2 must be positive finite numbers, got "
                            f"{alpha!r}, {beta1!r}, {beta2!r}")
-    if not applies(A, parents=parents, direction=direction, alpha=alpha, beta1=beta1,
-                   beta2=beta2):
+    if not _fits(A):
         raise NotImplementedForFormat(
             f"the {what} needs a square matrix on a CUDA device (compute capability >= 7.0, "
             f"cooperative launch) with 1 to {_MAX_N} vertices; got {A.shape} on {A.device}; "
@@ -315,16 +325,31 @@ class Work:
         """Fresh output arrays (they become the result Vectors' storage), cut from one
         allocation: the count of reached vertices (the fused kernel writes it), int64
         levels, int64 parents (one word without), the reached bytes."""
+        cp = _cp()
         n = self.n
         npar = n if parents else 1
-        raw = _cp().empty(8 * (1 + n + npar) + n, dtype=np.uint8)
-        self.out_count = raw[:8].view(np.uint64)
-        self.out_levels = raw[8:8 * (1 + n)].view(np.int64)
-        self.out_parents = raw[8 * (1 + n):8 * (1 + n + npar)].view(np.int64)
-        self.out_bits = raw[8 * (1 + n + npar):].view(np.bool_)
+        mem = cp.empty(8 * (1 + n + npar) + n, dtype=np.uint8).data
+        # arrays on offsets of the one allocation (each holds a reference to it): cheaper
+        # on the host than slices of it and views of those
+        self.out_count = cp.ndarray((1,), np.uint64, mem)
+        self.out_levels = cp.ndarray((n,), np.int64, mem + 8)
+        self.out_parents = cp.ndarray((npar,), np.int64, mem + 8 * (1 + n))
+        self.out_bits = cp.ndarray((n,), np.bool_, mem + 8 * (1 + n + npar))
 
     def graph_args(self) -> tuple[Any, ...]:
         return (self.csr.indptr, self.csr.indices, self.csr_t.indptr, self.csr_t.indices)
+
+    def pointers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The device addresses of the graph arrays and of the search state (lvl ... ctr),
+        taken once per scratch: they do not change while it lives."""
+        ptrs = self.__dict__.get("_pointers")
+        if ptrs is None:
+            ptrs = self._pointers = (
+                tuple(a.data.ptr for a in self.graph_args()),
+                tuple(a.data.ptr for a in (self.lvl, self.par, self.q0, self.q1, self.own0,
+                                           self.own1, self.vis0, self.vis1, self.heavy,
+                                           self.ctr)))
+        return ptrs
 
     def results(self, A: Any, parents: bool, stream: Any = None,  # noqa: N803
                 block_steps: bool = False) -> tuple[Any, Any, dict[str, Any], int]:
@@ -423,13 +448,12 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             w.ctr.data.memset_async(0, w.ctr.nbytes)
             per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, w.csr.nnz, per_sm))
             grid = per_sm * sms
+            graph, state = w.pointers()
             _fused_launch(dev)(grid, _BLOCK, (
-                *(a.data.ptr for a in w.graph_args()), n, w.csr.nnz, src, _MODES[direction],
-                int(bool(parents)), int(w.csr_t is w.csr), float(alpha), float(beta1),
-                float(beta2), small_edges, pull_serial,
-                *(a.data.ptr for a in (w.lvl, w.par, w.q0, w.q1, w.own0, w.own1, w.vis0, w.vis1,
-                                       w.heavy, w.ctr, w.out_levels, w.out_bits,
-                                       w.out_parents, w.out_count, w.meta))))
+                *graph, n, w.csr.nnz, src, _MODES[direction], int(bool(parents)),
+                int(w.csr_t is w.csr), float(alpha), float(beta1), float(beta2), small_edges,
+                pull_serial, *state, w.out_levels.data.ptr, w.out_bits.data.ptr,
+                w.out_parents.data.ptr, w.out_count.data.ptr, w.meta.data.ptr))
             if step_log:
                 levels, pi, info, reads = w.results(A, parents, block_steps=True)
                 info["levels_per_sync"] = info["levels"]
