@@ -149,18 +149,29 @@ def test_fused_switch_rule_thresholds(thresholds: tuple[float, float, float]) ->
 @pytest.mark.parametrize("blocks_per_sm", [1, 2])
 def test_fused_small_grids(blocks_per_sm: int) -> None:
     """Fewer resident blocks: every loop is grid-stride, so the results do not change."""
+    for info in _fused_like_cpu((generators.kronecker(12, seed=5), _heavy_in(6000, 4)), 3, 8,
+                                blocks_per_sm=blocks_per_sm):
+        assert info["grid"] % blocks_per_sm == 0
+
+
+def _fused_like_cpu(graphs: Any, k: int, seed: int, **knobs: Any) -> list[dict[str, Any]]:
+    """fused_bfs with ``knobs`` from k sources of each graph, auto and pull, with parents:
+    the CPU's levels and parents; returns the infos."""
     from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
 
-    for A in (generators.kronecker(12, seed=5), _heavy_in(6000, 4)):  # noqa: N806
+    infos = []
+    for A in graphs:  # noqa: N806
+        A.is_symmetric()
         Ag = A.to(GPU)  # noqa: N806
-        for src in _sources(A, 3, 8):
+        for src in _sources(A, k, seed):
             for direction in ("auto", "pull"):
                 lc, pc = bfs(A, src, parents=True, direction=direction)
-                lg, pg, info = fused_bfs(Ag, src, parents=True, direction=direction,
-                                         blocks_per_sm=blocks_per_sm)
-                _same(lc, lg, "levels")
-                _same(pc, pg, "parents")
-                assert info["grid"] % blocks_per_sm == 0
+                lg, pg, info = fused_bfs(Ag, src, parents=True, direction=direction, **knobs)
+                what = f"source {src} {direction} {knobs}"
+                _same(lc, lg, what + " levels")
+                _same(pc, pg, what + " parents")
+                infos.append(info)
+    return infos
 
 
 @pytest.mark.parametrize("small_edges", [0, 64, 1 << 40])
@@ -195,20 +206,8 @@ def test_fused_block_levels(name: str, small_edges: int) -> None:
 def test_fused_pull_serial(pull_serial: int) -> None:
     """Any number of in-neighbours a lane checks alone before its warp helps: the parents
     are still the smallest visited in-neighbours, the levels the CPU's."""
-    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
-
-    for name in ("kron12", "heavy_in", "directed_dense300", "grid40x70"):
-        A = GRAPHS[name]()  # noqa: N806
-        A.is_symmetric()
-        Ag = A.to(GPU)  # noqa: N806
-        for src in _sources(A, 2, 4):
-            for direction in ("auto", "pull"):
-                lc, pc = bfs(A, src, parents=True, direction=direction)
-                lg, pg, _ = fused_bfs(Ag, src, parents=True, direction=direction,
-                                      pull_serial=pull_serial)
-                what = f"{name} source {src} {direction} pull_serial={pull_serial}"
-                _same(lc, lg, what + " levels")
-                _same(pc, pg, what + " parents")
+    _fused_like_cpu([GRAPHS[name]() for name in ("kron12", "heavy_in", "directed_dense300",
+                                                 "grid40x70")], 2, 4, pull_serial=pull_serial)
 
 
 def test_fused_unread_results() -> None:
