@@ -41,19 +41,19 @@ def stages(A, src: int) -> dict[str, float]:  # noqa: ANN001, N803
     dev = cp.cuda.Device().id
     ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
     t0 = time.perf_counter()
-    _, per_sm, sms = bf.get_kernel(dev)
     w = bf.Work.reused(A, "auto", bf._CTR_WORDS)
+    graph, state, idx32 = w.pointers()
+    _, per_sm, sms = bf.get_kernel(dev, idx32)
     w.alloc_outputs(False)
     w.ctr.data.memset_async(0, w.ctr.nbytes)
     per_sm = min(per_sm, bf._default_blocks_per_sm(A.nrows, w.csr.nnz, per_sm))
     t1 = time.perf_counter()
     ev0.record()
-    bf._fused_launch(dev)(per_sm * sms, bf._BLOCK, (
-        *(a.data.ptr for a in w.graph_args()), A.nrows, w.csr.nnz, src, 0, 0,
-        int(w.csr_t is w.csr), 8.0, 8.0, 512.0, bf.SMALL_EDGES, bf.PULL_SERIAL,
-        *(a.data.ptr for a in (w.lvl, w.par, w.q0, w.q1, w.own0, w.own1, w.vis0, w.vis1,
-                               w.heavy, w.ctr, w.out_levels, w.out_bits, w.out_parents,
-                               w.out_count, w.meta))))
+    bf._fused_launch(dev, idx32)(per_sm * sms, bf._BLOCK, (
+        *graph, A.nrows, w.csr.nnz, src, 0, 0, int(w.csr_t is w.csr), 8.0, 8.0, 512.0,
+        bf.SMALL_EDGES, bf.PULL_SERIAL, *state,
+        *(a.data.ptr for a in (w.out_levels, w.out_bits, w.out_parents, w.out_count,
+                               w.meta))))
     ev1.record()
     t2 = time.perf_counter()
     head = w.meta[:8].get()  # the wait: kernel, then the copy

@@ -210,6 +210,14 @@ def test_fused_pull_serial(pull_serial: int) -> None:
                                                  "grid40x70")], 2, 4, pull_serial=pull_serial)
 
 
+@pytest.mark.parametrize("wide_ids", [False, True])
+def test_fused_id_widths(wide_ids: bool) -> None:
+    """int32 column ids (the default where they fit) and int64 ones: the CPU's results."""
+    graphs = [GRAPHS[name]() for name in ("kron12", "heavy_in", "directed_dense300")]
+    infos = _fused_like_cpu(graphs, 2, 5, wide_ids=wide_ids)
+    assert {info["id_bits"] for info in infos} == {64 if wide_ids else 32}
+
+
 def test_fused_unread_results() -> None:
     """step_log=False: nothing read at the call, the count read when asked; searches
     queued back to back on one stream share the scratch and each keeps its own results;

@@ -93,11 +93,19 @@
 #define FB_TLOG 4096   // steps whose duration is logged (meta[8 + i], ns)
 #define FB_INT_MAX 0x7fffffff
 
+// Column ids: int32 where the module is compiled with FB_IDX32 (the fused kernel, when the
+// matrix's ids fit: half the bytes of the rows a level reads), else int64.
+#ifdef FB_IDX32
+typedef int fb_idx_t;
+#else
+typedef long long fb_idx_t;
+#endif
+
 struct FbGraph {
   const long long* __restrict__ a_ptr;  // CSR of A (push: out-edges)
-  const long long* __restrict__ a_idx;
+  const fb_idx_t* __restrict__ a_idx;
   const long long* __restrict__ t_ptr;  // CSR of Aᵀ (pull: in-edges); may alias A
-  const long long* __restrict__ t_idx;
+  const fb_idx_t* __restrict__ t_idx;
   int* lvl;
   int* par;
   long long* heavy;  // chunk list of the heavy rows of Aᵀ (built once, at the start)

@@ -73,8 +73,8 @@ __device__ __forceinline__ void fb_block_levels(const FbGraph& g, FbLoop& st, lo
 }
 
 extern "C" __global__ void __launch_bounds__(FB_BLOCK, FB_MIN_BLOCKS)
-bfs_fused(const long long* __restrict__ a_ptr, const long long* __restrict__ a_idx,
-          const long long* __restrict__ t_ptr, const long long* __restrict__ t_idx,
+bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_idx,
+          const long long* __restrict__ t_ptr, const fb_idx_t* __restrict__ t_idx,
           long long n, long long nnz, long long source, int mode, int want_parents, int sym,
           double alpha, double beta1, double beta2, long long small_edges, int pull_serial,
           int* lvl, int* par, int* q0, int* q1, long long* own0, long long* own1,

@@ -107,12 +107,14 @@ def _current_stream() -> int:
 
 
 @functools.cache
-def get_kernel(device_id: int) -> tuple[Any, int, int]:
-    """(kernel, blocks per SM, SMs): the compiled cooperative kernel for ``device_id``, and
-    how many of its blocks stay resident per SM (occupancy API); memoised per device."""
+def get_kernel(device_id: int, idx32: bool = False) -> tuple[Any, int, int]:
+    """(kernel, blocks per SM, SMs): the compiled cooperative kernel for ``device_id``
+    reading int32 column ids (``idx32``) or int64 ones, and how many of its blocks stay
+    resident per SM (occupancy API); memoised per device and id width."""
     cp = _cp()
+    options = ("-std=c++17", "-DFB_IDX32") if idx32 else ("-std=c++17",)
     with cp.cuda.Device(device_id):
-        mod = cp.RawModule(code=module_source("bfs_fused.cu"), options=("-std=c++17",),
+        mod = cp.RawModule(code=module_source("bfs_fused.cu"), options=options,
                            enable_cooperative_groups=True)
         kern = mod.get_function("bfs_fused")
         return (kern, *occupancy(kern, device_id))
@@ -169,8 +171,8 @@ _FUSED_ARGS = "pppp" + "qqq" + "iii" + "ddd" + "qi" + "p" * 15
 
 
 @functools.cache
-def _fused_launch(device_id: int) -> CoopLaunch:
-    return CoopLaunch(get_kernel(device_id)[0], _FUSED_ARGS)
+def _fused_launch(device_id: int, idx32: bool = False) -> CoopLaunch:
+    return CoopLaunch(get_kernel(device_id, idx32)[0], _FUSED_ARGS)
 
 
 def is_matrix(A: Any) -> bool:  # noqa: N803
@@ -339,16 +341,29 @@ class Work:
     def graph_args(self) -> tuple[Any, ...]:
         return (self.csr.indptr, self.csr.indices, self.csr_t.indptr, self.csr_t.indices)
 
-    def pointers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The device addresses of the graph arrays and of the search state (lvl ... ctr),
-        taken once per scratch: they do not change while it lives."""
+    def fused_graph(self) -> tuple[tuple[Any, ...], bool]:
+        """(the fused kernel's graph arrays, whether their column ids are int32): the int32
+        copies kept on the CSRs where both have them (ids and entries below 2³¹; half the
+        bytes of every row a level reads), else :meth:`graph_args`."""
+        a32 = self.csr.indices32()
+        t32 = a32 if self.csr_t is self.csr else self.csr_t.indices32()
+        if a32 is None or t32 is None:
+            return self.graph_args(), False
+        return (self.csr.indptr, a32, self.csr_t.indptr, t32), True
+
+    def pointers(self) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+        """The device addresses of the fused kernel's graph arrays and of the search state
+        (lvl ... ctr), and whether the ids are int32: taken once per scratch (they do not
+        change while it lives)."""
         ptrs = self.__dict__.get("_pointers")
         if ptrs is None:
+            graph, idx32 = self.fused_graph()
             ptrs = self._pointers = (
-                tuple(a.data.ptr for a in self.graph_args()),
+                tuple(a.data.ptr for a in graph),
                 tuple(a.data.ptr for a in (self.lvl, self.par, self.q0, self.q1, self.own0,
                                            self.own1, self.vis0, self.vis1, self.heavy,
-                                           self.ctr)))
+                                           self.ctr)),
+                idx32)
         return ptrs
 
     def results(self, A: Any, parents: bool, stream: Any = None,  # noqa: N803
@@ -401,7 +416,7 @@ class Work:
 def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
               alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
               blocks_per_sm: int | None = None, small_edges: int = SMALL_EDGES,
-              pull_serial: int = PULL_SERIAL, step_log: bool = True
+              pull_serial: int = PULL_SERIAL, step_log: bool = True, wide_ids: bool = False
               ) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` in one cooperative kernel.
 
@@ -423,7 +438,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     tuning knob; 0 turns it off): a push level whose frontier has at most that many
     out-edges runs in one block, without a grid-wide barrier. ``pull_serial`` (a tuning
     knob, >= 1): in-neighbours a lane of a pull level checks alone before its warp takes
-    the rest of the row.
+    the rest of the row. The kernel reads int32 column ids (copies kept on the CSRs) where
+    they fit; ``wide_ids=True`` (a tuning knob) makes it read the int64 ones.
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -441,15 +457,17 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     dev = _device_id(A.device)
     n = A.nrows
     with cp.cuda.Device(dev):
-        _, per_sm, sms = get_kernel(dev)
         w = Work.reused(A, direction, _CTR_WORDS)
         try:
+            graph, state, idx32 = w.pointers()
+            if wide_ids and idx32:
+                graph, idx32 = tuple(a.data.ptr for a in w.graph_args()), False
+            _, per_sm, sms = get_kernel(dev, idx32)
             w.alloc_outputs(parents)
             w.ctr.data.memset_async(0, w.ctr.nbytes)
             per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, w.csr.nnz, per_sm))
             grid = per_sm * sms
-            graph, state = w.pointers()
-            _fused_launch(dev)(grid, _BLOCK, (
+            _fused_launch(dev, idx32)(grid, _BLOCK, (
                 *graph, n, w.csr.nnz, src, _MODES[direction], int(bool(parents)),
                 int(w.csr_t is w.csr), float(alpha), float(beta1), float(beta2), small_edges,
                 pull_serial, *state, w.out_levels.data.ptr, w.out_bits.data.ptr,
@@ -463,7 +481,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
         finally:
             w.release()
     info.update(grid=grid, block=_BLOCK, small_edges=small_edges, host_syncs=reads,
-                kernel=KERNEL_NAME)
+                kernel=KERNEL_NAME, id_bits=32 if idx32 else 64)
     return levels, pi, info
 
 
