@@ -154,6 +154,14 @@ def test_fused_small_grids(blocks_per_sm: int) -> None:
         assert info["grid"] % blocks_per_sm == 0
 
 
+@pytest.mark.parametrize("max_blocks", [1, 3, 16])
+def test_fused_few_blocks(max_blocks: int) -> None:
+    """A grid of a few blocks (one included): the same results."""
+    graphs = (generators.kronecker(11, seed=5), _heavy_in(3000, 4), generators.grid2d(40, 50))
+    for info in _fused_like_cpu(graphs, 2, 8, max_blocks=max_blocks):
+        assert info["grid"] == max_blocks
+
+
 def _fused_like_cpu(graphs: Any, k: int, seed: int, **knobs: Any) -> list[dict[str, Any]]:
     """fused_bfs with ``knobs`` from k sources of each graph, auto and pull, with parents:
     the CPU's levels and parents; returns the infos."""
@@ -371,6 +379,8 @@ def test_fused_api_errors() -> None:
     for bad in (0, True, 1.5):
         with pytest.raises(InvalidValue, match="pull_serial"):
             bfs_fused.fused_bfs(A.to(GPU), 0, pull_serial=bad)
+        with pytest.raises(InvalidValue, match="max_blocks"):
+            bfs_fused.fused_bfs(A.to(GPU), 0, max_blocks=bad)
     lv, pi, info = bfs_fused.fused_bfs(A.to(GPU), 5, parents=True)
     assert info["levels"] == 5 and info["reached"] == 16 and pi.nvals == 16
     assert info["host_syncs"] == 1 and info["levels_per_sync"] == 5

@@ -416,8 +416,8 @@ class Work:
 def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
               alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
               blocks_per_sm: int | None = None, small_edges: int = SMALL_EDGES,
-              pull_serial: int = PULL_SERIAL, step_log: bool = True, wide_ids: bool = False
-              ) -> tuple[Any, Any, dict[str, Any]]:
+              pull_serial: int = PULL_SERIAL, step_log: bool = True, wide_ids: bool = False,
+              max_blocks: int | None = None) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` in one cooperative kernel.
 
     Returns ``(levels, parents, info)``: ``levels`` INT64 vector data (``VecData``;
@@ -440,6 +440,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     knob, >= 1): in-neighbours a lane of a pull level checks alone before its warp takes
     the rest of the row. The kernel reads int32 column ids (copies kept on the CSRs) where
     they fit; ``wide_ids=True`` (a tuning knob) makes it read the int64 ones.
+    ``max_blocks`` (a tuning knob) caps the blocks of the whole grid (every loop is
+    grid-stride: fewer blocks only change the speed).
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -453,6 +455,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
         raise InvalidValue(f"small_edges must be a non-negative int, got {small_edges!r}")
     if isinstance(pull_serial, bool) or not isinstance(pull_serial, int) or pull_serial < 1:
         raise InvalidValue(f"pull_serial must be a positive int, got {pull_serial!r}")
+    if max_blocks is not None and (isinstance(max_blocks, bool) or not isinstance(max_blocks, int)
+                                   or max_blocks < 1):
+        raise InvalidValue(f"max_blocks must be a positive int or None, got {max_blocks!r}")
     cp = _cp()
     dev = _device_id(A.device)
     n = A.nrows
@@ -466,7 +471,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             w.alloc_outputs(parents)
             w.ctr.data.memset_async(0, w.ctr.nbytes)
             per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, w.csr.nnz, per_sm))
-            grid = per_sm * sms
+            grid = per_sm * sms if max_blocks is None else min(per_sm * sms, max_blocks)
             _fused_launch(dev, idx32)(grid, _BLOCK, (
                 *graph, n, w.csr.nnz, src, _MODES[direction], int(bool(parents)),
                 int(w.csr_t is w.csr), float(alpha), float(beta1), float(beta2), small_edges,
