@@ -13,7 +13,7 @@ from numba import prange
 
 from ...backend.threads import threads_for
 from .container import CSR
-from .cpu import _JIT_OPTS, _idx
+from .cpu import _JIT_OPTS, _idx, balanced_bounds
 
 # ====================================================================== positional select
 # select operators whose kept entries of row i are the columns in [lo, hi] (minus one
@@ -109,9 +109,7 @@ def select_range(A: CSR, name: str, thunk: int) -> CSR:
         np.cumsum(o_ptr, out=o_ptr)
         nnz = int(o_ptr[-1])
         nb = max(1, min(m, 4 * numba.get_num_threads()))
-        bounds = np.unique(np.concatenate(
-            ([0], np.searchsorted(o_ptr, np.linspace(0, nnz, nb + 1)[1:-1]), [m]))
-        ).astype(np.int64)
+        bounds = balanced_bounds(o_ptr, nb)
         iso = A.values is None
         o_idx = np.empty(nnz, dtype=np.int64)
         pos = np.empty(0 if iso else nnz, dtype=np.int64)
@@ -315,8 +313,7 @@ def gather(A: CSR, rows: Any, colmap: Any, ncols: int, sort: bool) -> CSR:
     np.cumsum(o_ptr, out=o_ptr)
     nnz = int(o_ptr[-1])
     nb = max(1, min(m, 8 * numba.get_num_threads()))
-    bounds = np.unique(np.concatenate(
-        ([0], np.searchsorted(o_ptr, np.linspace(0, nnz, nb + 1)[1:-1]), [m]))).astype(np.int64)
+    bounds = balanced_bounds(o_ptr, nb)
     with_pos = A.values is not None
     o_idx = np.empty(nnz, dtype=np.int64)
     pos = np.empty(nnz if with_pos else 0, dtype=np.int64)
