@@ -57,14 +57,18 @@ def connected_components(A: Matrix) -> Vector:  # noqa: N803
     if found is None:
         return _identity_labels(n, dev)  # no edge: every vertex alone
     done, first = found
-    if done.nvals == n:  # one component (road networks, meshes): the BFS labelled it
-        f = Vector(INT64, n, device=dev)
-        f << first
-        return f
-    f = _identity_labels(n, dev)
-    f(done.S) << first
-    if getattr(S.device, "distributed", False):  # no extract on a DistMatrix: mask the rows
+    if getattr(S.device, "distributed", False) and done.nvals < n:
+        # no extract on a DistMatrix: FastSV on all of S with the component's rows masked
+        f = _identity_labels(n, dev)
+        f(done.S) << first
         return _fastsv(S, f, done)
+    # every vertex gets the component's label (one fill, no masked assign: one component,
+    # road networks and meshes, is then done); the other vertices' labels are overwritten
+    # below
+    f = Vector(INT64, n, device=dev)
+    f << first
+    if done.nvals == n:
+        return f
     # the other vertices: FastSV on the subgraph they induce (no edge leaves it), its local
     # labels mapped back through the ascending list of their ids (so the smallest stays the
     # smallest)

@@ -180,6 +180,8 @@ def compute_t(t: DenseT, xp: Any = None) -> tuple[Any, Any]:
             vals = xp.empty(n, dtype=out.np_type)
             vals[...] = t.scalar.value.astype(out.np_type)[0]
             return xp.broadcast_to(t.scalar.present, (n,)).copy(), vals
+        if xp is np:  # a read-only broadcast: the write-back owns what it keeps
+            return None, np.broadcast_to(np.asarray(t.scalar, dtype=out.np_type), (n,))
         return None, xp.full(n, t.scalar, dtype=out.np_type)
     ab, av = t.a  # type: ignore[misc]
     if k == "copy":
@@ -271,7 +273,7 @@ def writeback(tb: Any, tv: Any, t_dtype: DataType, c: Operand | None, out: DataT
     else:
         zb, zv = tb, tv.astype(out.np_type, copy=False)
     if mask is None:
-        return zb, zv
+        return zb, (zv if zv.flags.writeable else _owned(zv, n, out, xp))
     cb, cv = c  # type: ignore[misc]
     allowed = mask_allows(mask, n, xp)
     zv = xp.where(allowed, zv, cv)
