@@ -53,12 +53,22 @@ def connected_components(A: Matrix) -> Vector:  # noqa: N803
         pattern = A.apply(unary.one[BOOL]).new()
         S = pattern.ewise_add(pattern.T, binary.lor).new()  # noqa: N806 - A ∪ Aᵀ
 
-    f = _identity_labels(n, dev)
-    done = _largest_component(S, f)
-    if done is None or done.nvals == n:
-        return f  # no edge (every vertex alone), or one component labelled by the BFS
-    if getattr(S.device, "distributed", False):  # no extract on a DistMatrix: mask the rows
+    found = _largest_component(S)
+    if found is None:
+        return _identity_labels(n, dev)  # no edge: every vertex alone
+    done, first = found
+    if getattr(S.device, "distributed", False) and done.nvals < n:
+        # no extract on a DistMatrix: FastSV on all of S with the component's rows masked
+        f = _identity_labels(n, dev)
+        f(done.S) << first
         return _fastsv(S, f, done)
+    # every vertex gets the component's label (one fill, no masked assign: one component,
+    # road networks and meshes, is then done); the other vertices' labels are overwritten
+    # below
+    f = Vector(INT64, n, device=dev)
+    f << first
+    if done.nvals == n:
+        return f
     # the other vertices: FastSV on the subgraph they induce (no edge leaves it), its local
     # labels mapped back through the ascending list of their ids (so the smallest stays the
     # smallest)
@@ -110,10 +120,10 @@ def _fastsv(S: Matrix, f: Vector, done: Vector | None = None) -> Vector:  # noqa
     return f
 
 
-def _largest_component(S: Matrix, f: Vector) -> Vector | None:  # noqa: N803
+def _largest_component(S: Matrix) -> tuple[Vector, int] | None:  # noqa: N803
     """The component of a vertex of largest degree, found by one BFS over the symmetric
-    ``S``, labelled in ``f`` with its smallest vertex id; returns its vertices (a structural
-    mask), or None when S has no edge (every vertex is its own component)."""
+    ``S``: its vertices (a structural mask) and its label, the smallest id among them; None
+    when S has no edge (every vertex is its own component)."""
     deg = S.out_degree()
     if deg.nvals == 0:
         return None
@@ -121,8 +131,7 @@ def _largest_component(S: Matrix, f: Vector) -> Vector | None:  # noqa: N803
     hub = int(deg.select(select.valueeq, top).new().to_coo(values=False)[0][0])
     done = bfs(S, hub)
     first = done.apply(indexunary.rowindex, 0).new().reduce(monoid.min).new().value
-    f(done.S) << first
-    return done
+    return done, first
 
 
 __all__ = ["connected_components"]

@@ -49,17 +49,20 @@ def triangle_count(A: Matrix, *, symmetrize: bool = True) -> int:  # noqa: N803
     dev = A.device
     symmetric = not symmetrize or A.is_symmetric(structure=True)
     if symmetric:
+        # the order from A's own (cached) degrees, as LAGraph's AutoSort reads them: a
+        # renumbered graph then takes one lower triangle, of A[p, p] (symmetric: its lower
+        # triangle is the renumbered L), not a first one of A for the degrees
+        order = degree_order(A, symmetric=True)
+        if order is not None:
+            A = A[order, order].new()  # noqa: N806
         L = A.select(select.tril, -1).new()  # noqa: N806
     else:
         L = lower_of_union(A)  # noqa: N806
+        order = degree_order(L) if L.nvals else None
+        if order is not None:
+            L = lower_of_union(L[order, order].new())  # noqa: N806
     if L.nvals == 0:
         return 0
-    order = degree_order(L)
-    if order is not None:
-        if symmetric:  # A[p, p] is symmetric: its lower triangle is the renumbered L
-            L = A[order, order].new().select(select.tril, -1).new()  # noqa: N806
-        else:
-            L = lower_of_union(L[order, order].new())  # noqa: N806
     C = Matrix(INT64, n, n, device=dev)  # noqa: N806
     C(L.S) << L.mxm(L.T, semiring.plus_pair[INT64])
     total = C.reduce_scalar(monoid.plus).new().value
@@ -79,17 +82,22 @@ PRESORT_MIN_MEAN_DEGREE = 10
 PRESORT_SKEW = 4  # mean degree above this many times the (sampled) median
 
 
-def degree_order(L: Matrix, samples: int = 1000) -> Any | None:  # noqa: N803
+def degree_order(L: Matrix, samples: int = 1000, *,  # noqa: N803
+                 symmetric: bool = False) -> Any | None:
     """Vertices by decreasing degree in L ∪ Lᵀ (an array on L's device) when the degrees
-    are skewed, else None. The median comes from ``samples`` evenly spaced vertices."""
+    are skewed, else None; ``symmetric=True``: L is a symmetric matrix, read by its own
+    out-degrees (each edge is two entries; a self-loop counts, which moves only where the
+    renumbering puts a vertex, not the count). The median comes from ``samples`` evenly
+    spaced vertices."""
     n = L.nrows
-    mean = 2 * L.nvals / max(n, 1)
+    mean = (1 if symmetric else 2) * L.nvals / max(n, 1)
     if n <= PRESORT_MIN_VERTICES or mean < PRESORT_MIN_MEAN_DEGREE:
         return None
     deg = Vector(INT64, n, device=L.device)
     deg << 0
     deg(binary.plus) << L.out_degree()
-    deg(binary.plus) << L.in_degree()
+    if not symmetric:
+        deg(binary.plus) << L.in_degree()
     probe = np.unique(np.linspace(0, n - 1, min(samples, n)).astype(np.int64))
     median = float(np.median(deg[probe].new().to_coo()[1]))
     if mean <= PRESORT_SKEW * median:

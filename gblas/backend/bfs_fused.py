@@ -81,6 +81,7 @@ _AUTO, _PUSH, _PULL = 0, 1, 2
 _GRAIN = 64  # frontier vertices a push worker takes at a time
 _PULL_BLOCK = 16  # bitmap words (1024 vertices) a pull work item covers
 _UNSEEN = np.iinfo(np.int64).max  # parent of a vertex not yet reached (atomic min lowers it)
+_DIRECTION_NAMES = np.array(["pull", "push"], dtype=object)  # by a step's code in dirs
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -554,10 +555,13 @@ def bfs_csr(indptr: Any, indices: Any, indptr_t: Any, indices_t: Any, source: in
         indptr, indices, indptr_t, indices_t, np.int64(source), bool(parents), mode,
         float(alpha), float(beta1), float(beta2), np.int64(serial_edges), np.int64(threads),
         np.int64(segment))
-    bits = np.empty(n, dtype=np.bool_)
-    _reached_bits(levels, bits)
+    if reached == n:  # every vertex (one component): no pass over the levels
+        bits = np.ones(n, dtype=np.bool_)
+    else:
+        bits = np.empty(n, dtype=np.bool_)
+        _reached_bits(levels, bits)
     info = {"levels": int(nlev), "reached": int(reached),
-            "directions": ["push" if d else "pull" for d in dirs.tolist()]}
+            "directions": _DIRECTION_NAMES[dirs].tolist()}  # a road graph has ~10³ steps
     return bits, levels, (pi if parents else None), info
 
 

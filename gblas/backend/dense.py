@@ -129,8 +129,27 @@ def _or(x: Any, y: Any) -> Any:
     return x | y
 
 
+_IOTA_MAX = 1 << 22  # positions kept for vectors up to this size (32 MB)
+_IOTA: list[Any] = [np.empty(0, dtype=np.int64)]
+
+
 def _arange(xp: Any, n: int) -> Any:
-    return xp.arange(n, dtype=np.int64)
+    """0 .. n-1 as int64, read-only: on the CPU a view of one array kept for every call (a
+    fresh ``np.arange`` of 10⁵ ids cost ~70 µs, several times per CC or PageRank call)."""
+    if xp is not np or n > _IOTA_MAX:
+        return xp.arange(n, dtype=np.int64)
+    if _IOTA[0].shape[0] < n:
+        a = np.arange(min(max(n, 2 * _IOTA[0].shape[0]), _IOTA_MAX), dtype=np.int64)
+        a.flags.writeable = False
+        _IOTA[0] = a
+    return _IOTA[0][:n]
+
+
+def _zeros(xp: Any, n: int) -> Any:
+    """n int64 zeros (a vector's column positions), read-only: a broadcast view on the CPU."""
+    if xp is not np:
+        return xp.zeros(n, dtype=np.int64)
+    return np.broadcast_to(np.int64(0), (n,))
 
 
 def _binary(op: BinaryOp, a: Any, b: Any, domain: DataType, out: DataType, n: int,
@@ -138,7 +157,7 @@ def _binary(op: BinaryOp, a: Any, b: Any, domain: DataType, out: DataType, n: in
     """op(a, b) element-wise (either may be a 0-d array) as an array of ``n`` that owns its
     data (first/second/pair give broadcast views: copied)."""
     i = _arange(xp, n) if op.positional else None
-    j = xp.zeros(n, dtype=np.int64) if op.positional else None
+    j = _zeros(xp, n) if op.positional else None
     res = E.binary_values(op, a, b, domain, out, i, j)
     return _owned(res, n, out, xp)
 
@@ -161,6 +180,8 @@ def compute_t(t: DenseT, xp: Any = None) -> tuple[Any, Any]:
             vals = xp.empty(n, dtype=out.np_type)
             vals[...] = t.scalar.value.astype(out.np_type)[0]
             return xp.broadcast_to(t.scalar.present, (n,)).copy(), vals
+        if xp is np:  # a read-only broadcast: the write-back owns what it keeps
+            return None, np.broadcast_to(np.asarray(t.scalar, dtype=out.np_type), (n,))
         return None, xp.full(n, t.scalar, dtype=out.np_type)
     ab, av = t.a  # type: ignore[misc]
     if k == "copy":
@@ -189,12 +210,12 @@ def compute_t(t: DenseT, xp: Any = None) -> tuple[Any, Any]:
     if k == "unary":
         op: UnaryOp = t.op
         if op.positional:
-            base = _arange(xp, n) if op.positional == "i" else xp.zeros(n, dtype=np.int64)
-            return ab, (base + op.offset).astype(out.np_type)
+            base = _arange(xp, n) if op.positional == "i" else _zeros(xp, n)
+            return ab, (base + op.offset).astype(out.np_type, copy=False)
         vals = xp.asarray(op.np_func(av.astype(t.domain.np_type, copy=False)))  # type: ignore[union-attr]
         return ab, _owned(vals, n, out, xp)
     iop: IndexUnaryOp = t.op
-    res = xp.asarray(iop.np_func(av, _arange(xp, n), xp.zeros(n, dtype=np.int64), s))
+    res = xp.asarray(iop.np_func(av, _arange(xp, n), _zeros(xp, n), s))
     if k == "index":
         return _present_if(ab, present, n, xp), _owned(res, n, out, xp)
     keep = res.astype(bool, copy=False)
@@ -252,7 +273,7 @@ def writeback(tb: Any, tv: Any, t_dtype: DataType, c: Operand | None, out: DataT
     else:
         zb, zv = tb, tv.astype(out.np_type, copy=False)
     if mask is None:
-        return zb, zv
+        return zb, (zv if zv.flags.writeable else _owned(zv, n, out, xp))
     cb, cv = c  # type: ignore[misc]
     allowed = mask_allows(mask, n, xp)
     zv = xp.where(allowed, zv, cv)

@@ -66,13 +66,7 @@ class Expression:
 
     @property
     def output_type(self) -> type:
-        if not _OUTPUT_TYPES:
-            from .matrix import Matrix  # noqa: PLC0415
-            from .scalar import Scalar  # noqa: PLC0415
-            from .vector import Vector  # noqa: PLC0415
-
-            _OUTPUT_TYPES.update({0: Scalar, 1: Vector, 2: Matrix})
-        return _OUTPUT_TYPES[self.ndim]
+        return _output_types()[self.ndim]
 
     def new(self, dtype: Any = None, *, mask: Mask | None = None, name: str | None = None,
             desc: Descriptor | None = None) -> Any:
@@ -230,12 +224,21 @@ class Updater:
         self[index].update(value)
 
 
+def _output_types() -> dict[int, type]:
+    """ndim -> Scalar, Vector, Matrix (imported on first use: they import this module)."""
+    if not _OUTPUT_TYPES:
+        from .matrix import Matrix  # noqa: PLC0415
+        from .scalar import Scalar  # noqa: PLC0415
+        from .vector import Vector  # noqa: PLC0415
+
+        _OUTPUT_TYPES.update({0: Scalar, 1: Vector, 2: Matrix})
+    return _OUTPUT_TYPES
+
+
 def _is_scalar_like(x: Any) -> bool:
     if isinstance(x, (bool, int, float, np.generic)):
         return True
-    from .scalar import Scalar  # noqa: PLC0415
-
-    if isinstance(x, Scalar):
+    if isinstance(x, _output_types()[0]):  # a Scalar (no import statement per call)
         return True
     if hasattr(x, "_as_expression"):  # a collection: no scalar test (it raises and catches)
         return False

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._device import move_array, same_device
+from ..backend import dense
 from ..backend import keys as E
 from ..backend.dense import DenseT, DeviceScalar
 from ..backend.scatter import scatter
@@ -32,6 +33,7 @@ from .writeback import (
     dense_operand,
     fill_at_keys,
     fill_under_mask,
+    mask_view,
     scattered,
     vector_mask_bits,
     vector_mask_keys,
@@ -196,6 +198,13 @@ def _assign_all(data: VecData, kind: str, operand: Any, mask: Mask | None,
         src: VecData = operand._data
         src.exclusive = False  # the result may share these arrays
         return writeback_vector(data, src, mask, accum, replace)
+    if not data.on_device and mask is not None and mask.complement and accum is None \
+            and data.kind == SPARSE and data.nvals == 0 and not isinstance(operand, DeviceScalar):
+        # into an empty C (replace or not): the scalar where the mask allows, in two passes
+        # (``rest(~done.S) << True``: the general write-back made seven over all positions)
+        bits = dense.mask_allows(mask_view(mask), data.size, np)  # a new array: ~mask
+        vals = np.full(data.size, out.cast(operand), dtype=out.np_type)
+        return VecData.bitmap(data.size, out, bits, vals).normalized()
     if not data.on_device and mask is not None and not mask.complement \
             and not isinstance(operand, DeviceScalar):
         if accum is None and not replace and mask.parent._data.kind != SPARSE:

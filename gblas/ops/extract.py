@@ -153,12 +153,15 @@ def distinct_submatrix(csr: CSR, I: Any, J: Any) -> CSR | None:  # noqa: N803
     if xp is not np:
         return _distinct_submatrix_device(csr, I, J)
     Jh = np.asarray(move_array(J, "cpu"), dtype=np.int64)  # noqa: N806
-    if Jh.shape[0] and np.bincount(Jh, minlength=csr.ncols).max() > 1:
-        return None
-    inv = np.full(csr.ncols, -1, dtype=np.int64)
-    inv[Jh] = np.arange(Jh.shape[0], dtype=np.int64)
-    Id = np.asarray(move_array(I, "cpu")).astype(np.int64, copy=False)  # noqa: N806
+    # an increasing J is distinct without a count over all columns (a few rows of a large
+    # graph: connected components' subgraph of the small components)
     increasing = Jh.shape[0] <= 1 or bool(np.all(Jh[1:] > Jh[:-1]))
+    if not increasing and Jh.shape[0] and np.bincount(Jh, minlength=csr.ncols).max() > 1:
+        return None
+    # the map in int32 when it fits: the gather reads it so (no second pass to narrow it)
+    inv = np.full(csr.ncols, -1, dtype=np.int32 if csr.ncols < 2**31 else np.int64)
+    inv[Jh] = np.arange(Jh.shape[0], dtype=inv.dtype)
+    Id = np.asarray(move_array(I, "cpu")).astype(np.int64, copy=False)  # noqa: N806
     from ..formats.csr.rows_cpu import gather  # noqa: PLC0415
 
     # rows gathered and sorted each in place, in parallel (Numba)

@@ -232,9 +232,9 @@ def _register_select() -> None:
     for name, f in (("eq", np.equal), ("ne", np.not_equal), ("gt", np.greater),
                     ("ge", np.greater_equal), ("lt", np.less), ("le", np.less_equal)):
         _s("value" + name, (lambda g: lambda x, i, j, t: g(x, t))(f), uses_values=True)
-    _s("rowindex", lambda x, i, j, t: (i + t).astype(np.int64), ret=INT64)
-    _s("colindex", lambda x, i, j, t: (j + t).astype(np.int64), ret=INT64)
-    _s("diagindex", lambda x, i, j, t: (j - (i + t)).astype(np.int64), ret=INT64)
+    _s("rowindex", lambda x, i, j, t: (i + t).astype(np.int64, copy=False), ret=INT64)
+    _s("colindex", lambda x, i, j, t: (j + t).astype(np.int64, copy=False), ret=INT64)
+    _s("diagindex", lambda x, i, j, t: (j - (i + t)).astype(np.int64, copy=False), ret=INT64)
 
 
 _register_binary()

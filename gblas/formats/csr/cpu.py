@@ -171,6 +171,23 @@ def _idx(a: Any) -> Any:
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
+def balanced_cuts(ptr: Any, parts: int) -> Any:
+    """Where the running counts ``ptr`` (int64, ptr[-1] = total) cross each of ``parts - 1``
+    equal shares of the total: rows cutting them into blocks of about equal entries. The
+    probes are int64 (the first ptr >= x is the first >= ceil(x)): float probes made
+    ``np.searchsorted`` convert all of ptr to float64, ~90 µs at 10⁵ rows per call (a
+    triangle count of a road graph made two)."""
+    total = int(ptr[-1])
+    probes = np.ceil(np.linspace(0, total, parts + 1)[1:-1]).astype(np.int64)
+    return np.searchsorted(ptr, probes)
+
+
+def balanced_bounds(ptr: Any, parts: int) -> Any:
+    """Block bounds 0 = b₀ < b₁ < ... = rows (int64) of :func:`balanced_cuts`."""
+    m = ptr.shape[0] - 1
+    return np.unique(np.concatenate(([0], balanced_cuts(ptr, parts), [m]))).astype(np.int64)
+
+
 def _chunk(n: int) -> int:
     """Dynamic-scheduling chunk size for a prange over ``n`` (possibly skewed) rows."""
     t = max(numba.get_num_threads(), 1)
@@ -554,8 +571,7 @@ def transpose(A: CSR) -> CSR:
     nnz, ncols = indices.shape[0], int(A.ncols)
     nb = max(1, min(numba.get_num_threads(), 4 * nnz // max(ncols, 1), A.nrows,
                     nnz // 65536))
-    cuts = np.searchsorted(indptr, np.linspace(0, nnz, nb + 1)[1:-1])
-    bounds = np.concatenate(([0], cuts, [A.nrows])).astype(np.int64)
+    bounds = np.concatenate(([0], balanced_cuts(indptr, nb), [A.nrows])).astype(np.int64)
     t_ptr, t_idx, perm = _transpose_par(indptr, indices, ncols, bounds, A.values is not None)
     vals = None if A.values is None else _take(np.ascontiguousarray(A.values), perm)
     return CSR(A.ncols, A.nrows, t_ptr, t_idx, vals, A.dtype, A.iso)
@@ -577,6 +593,7 @@ def coo_from_csr(csr: CSR) -> COO:
 
 
 __all__ = [
+    "balanced_bounds", "balanced_cuts",
     "mxv_pull", "mxv_push", "transpose", "csr_from_coo", "coo_from_csr", "SemiringKernel",
     "mult_op", "add_op", "cast_to", "sr_args", "kernel_opcodes", "operand_values", "mask_args",
     "value_dtype",

@@ -16,6 +16,7 @@ import numpy as np
 from numba import prange
 
 from .container import CSR
+from .cpu import balanced_bounds
 from .mxm_cpu import _lower_bound
 
 
@@ -210,10 +211,9 @@ def masked_product_work(A: CSR, M: CSR, len_b: np.ndarray,  # noqa: N803
     rows times B's rows; ``len_b``: their lengths), in one parallel pass (CPU)."""
     m_ptr = _idx(M.indptr)
     nb = max(1, min(M.nrows, 8 * numba.get_num_threads()))
-    bounds = np.unique(np.concatenate(
-        ([0], np.searchsorted(m_ptr, np.linspace(0, M.nnz, nb + 1)[1:-1]), [M.nrows])))
+    bounds = balanced_bounds(m_ptr, nb)
     return _masked_product_work(_idx(A.indptr), _idx(A.indices), _idx(len_b), _idx(len_bt),
-                                m_ptr, _idx(M.indices), bounds.astype(np.int64))
+                                m_ptr, _idx(M.indices), bounds)
 
 
 @numba.njit(cache=True, nogil=True)

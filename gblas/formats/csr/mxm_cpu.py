@@ -30,7 +30,15 @@ from ...semirings import codegen_numba as cg
 from ...semirings.codegen_numba import add_op, cast_to, mult_op
 from ...semirings.model import KernelSemiring
 from .container import CSR
-from .cpu import _JIT_OPTS, SemiringKernel, _idx, kernel_opcodes, operand_values, sr_args
+from .cpu import (
+    _JIT_OPTS,
+    SemiringKernel,
+    _idx,
+    balanced_bounds,
+    kernel_opcodes,
+    operand_values,
+    sr_args,
+)
 from .rows_cpu import first_ge
 
 # User-defined operators replace these two names in a clone of the kernel (SemiringKernel).
@@ -567,8 +575,7 @@ def mxm_masked_dot(A: CSR, BT: CSR, mask: CSR, ks: KernelSemiring) -> CSR:
     nwords = (int(A.ncols) + 63) // 64
     nwords = np.int64(nwords if nwords <= _DOT_BITMAP_WORDS else 0)
     nblocks = max(1, min(m, 16 * numba.get_num_threads()))
-    cuts = np.searchsorted(m_ptr, np.linspace(0, mask.nnz, nblocks + 1)[1:-1])
-    bounds = np.unique(np.concatenate(([0], cuts, [m]))).astype(np.int64)
+    bounds = balanced_bounds(m_ptr, nblocks)
     a_ptr, bt_ptr = _idx(A.indptr), _idx(BT.indptr)
     pf = bt_idx.nbytes >= _PREFETCH_BYTES
     c_ptr = np.zeros(m + 1, dtype=np.int64)
