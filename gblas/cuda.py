@@ -58,7 +58,7 @@ def bfs_applies(A: Any, *, parents: bool = False, direction: str = "auto",  # no
     if method not in METHODS or not isinstance(A, impl.Matrix) or A.device == "cpu":
         return False
     return impl.bfs_fused.applies(A, parents=parents, direction=direction, alpha=alpha,
-                             beta1=beta1, beta2=beta2)
+                                  beta1=beta1, beta2=beta2)
 
 
 def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
