@@ -244,6 +244,10 @@ def test_fused_unread_results() -> None:
         assert info["host_syncs"] == 0 and "levels" not in info
         assert lv._nvals is None and lv._count is not None
         outs.append((s, lv, pi))
+    # another stream: CuPy's rule, the caller orders its streams (the int32 ids and the
+    # transpose cached by the first search are made on the default stream); the queued
+    # searches' scratch is then not shared (Work.reused's stream rule, tested on the CPU)
+    cp.cuda.get_current_stream().synchronize()
     side = cp.cuda.Stream(non_blocking=True)
     with side:
         lv_side, _, _ = fused_bfs(Ag, srcs[0], step_log=False)
