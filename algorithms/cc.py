@@ -77,7 +77,7 @@ def connected_components(A: Matrix) -> Vector:  # noqa: N803
     ids = rest.to_coo(values=False, device=dev)[0]  # on a GPU it stays there (kron:22: 1.8 M ids)
     R = S[ids, ids].new()  # noqa: N806
     local = _fastsv(R, _identity_labels(R.nrows, dev))
-    gid = rest.apply(indexunary.rowindex, 0).new()[ids].new()  # local id -> global id
+    gid = Vector.from_dense(ids, dtype=INT64, device=dev)  # local id -> global id
     f[ids] << gid[local.to_coo(indices=False, device=dev)[1]].new()
     return f
 

@@ -181,6 +181,10 @@ def is_matrix(A: Any) -> bool:  # noqa: N803
     return getattr(A, "ndim", None) == 2 and hasattr(A, "_set") and hasattr(A, "_csr_T")
 
 
+def _thresholds_ok(alpha: Any, beta1: Any, beta2: Any) -> bool:
+    return _positive(alpha) and _positive(beta1) and _positive(beta2)
+
+
 def _positive(x: Any) -> bool:
     if type(x) is float:  # the usual case, without a conversion (NaN fails both tests)
         return 0.0 < x < math.inf
@@ -198,7 +202,7 @@ def applies(A: Any, *, parents: bool = False, direction: str = "auto",  # noqa: 
     launch, a known direction and positive finite thresholds."""
     if not is_matrix(A) or direction not in _MODES:
         return False
-    return _positive(alpha) and _positive(beta1) and _positive(beta2) and _fits(A)
+    return _thresholds_ok(alpha, beta1, beta2) and _fits(A)
 
 
 def _fits(A: Any) -> bool:  # noqa: N803
@@ -223,7 +227,7 @@ def check_args(A: Any, source: Any, *, parents: bool, direction: str, alpha: Any
         raise InvalidObject(f"expected a gblas.Matrix adjacency matrix, got {type(A).__name__}")
     if direction not in _MODES:
         raise InvalidValue(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
-    if not (_positive(alpha) and _positive(beta1) and _positive(beta2)):
+    if not _thresholds_ok(alpha, beta1, beta2):
         raise InvalidValue(f"alpha, beta1 and beta2 must be positive finite numbers, got "
                            f"{alpha!r}, {beta1!r}, {beta2!r}")
     if not _fits(A):
