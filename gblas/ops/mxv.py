@@ -117,6 +117,12 @@ def _base_format(M: Any, desc: Descriptor | None) -> str:  # noqa: N803
 # 3.1 / 4.3 ms against pull 6.5 / 5.0 ms at 20%) and near 35-40% on urand:20
 _NO_EXIT_DENSITY = 7.5
 
+# a GPU push that folds with atomics (KernelSemiring.order_free) runs below this density of
+# x (whose count is known): one random 64-bit atomic a frontier edge against the pull's
+# streamed rows. SSSP on the H100 (2026-11-27), thresholds 0 / 0.01 / 0.05 / 0.1 / 0.2:
+# kron:22 30.6 / 24.8 / 24.0 / 24.7 / 23.2 ms, urand:22 66.5 / 53.6 / 51.2 / 51.9 / 50.6
+_DEVICE_ATOMIC_PUSH = 0.2
+
 # below this many entries + rows an mxv on the CPU runs on one Numba thread
 _SERIAL_WORK = 1 << 16
 
@@ -145,7 +151,7 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
     # a GPU vector's count may not be known without a read: its storage is then the
     # density signal (a bitmap is dense: pull)
     nv = xdata.known_nvals
-    nv = xdata.size if nv is None else nv
+    nv = x_nv = xdata.size if nv is None else nv
     last = state.get(transposed_view, "push")
     if not (ks.is_any or (ks.has_terminal and ks.out_type == BOOL)):
         # a pull that cannot stop early reads every entry of M whatever x, a push only x's
@@ -153,10 +159,13 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
         nv, last = nv / _NO_EXIT_DENSITY, "push"
     direction = choose_direction(last, nv, xdata.size, desc)
     forced = desc is not None and desc.direction != "auto"
-    if direction == "push" and xdata.on_device and not forced and (
-            xdata.kind != SPARSE or not ks.is_any):
-        # a GPU push scatters a sparse frontier with first-claim atomics (the any monoid);
-        # other monoids would sort the products and read their count: pull reads nothing
+    if direction == "push" and xdata.on_device and not forced and not (
+            (ks.is_any and xdata.kind == SPARSE)
+            or (ks.order_free and x_nv < _DEVICE_ATOMIC_PUSH * xdata.size)):
+        # a GPU push scatters a sparse frontier with first-claim atomics (the any monoid),
+        # or folds a small known frontier with atomics (min, max, integer plus: one atomic
+        # an edge, so only well below the CPU's crossover); other monoids would sort the
+        # products and read their count: pull reads nothing
         direction = "pull"
     if desc is not None and not desc.early_exit:
         ks = replace(ks, has_terminal=False)

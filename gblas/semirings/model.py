@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from ..dtypes import BOOL, FP64, INT64, DataType, lookup_dtype, unify
 from ..exceptions import DomainMismatch, InvalidValue
 
@@ -571,6 +573,17 @@ class KernelSemiring:
     @property
     def structural(self) -> bool:
         return not (self.uses_left or self.uses_right)
+
+    @property
+    def order_free(self) -> bool:
+        """Built-in, and the monoid's fold has one value whatever the order of its
+        operands: min and max, and plus on integers (it wraps). The GPU push folds these
+        with atomics; ``any`` (which product wins is an order) is not one of them."""
+        if self.is_udf or self.add is None or self.is_any:
+            return False
+        name = self.add.binaryop.name
+        kind = np.dtype(self.out_type.np_type).kind
+        return (name in ("min", "max") and kind in "biuf") or (name == "plus" and kind in "iu")
 
 
 def resolve_semiring(sr: Semiring, left: DataType, right: DataType) -> KernelSemiring:

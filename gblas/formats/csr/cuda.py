@@ -320,7 +320,8 @@ def _pull_expr(mop: int, aop: int, dom: np.dtype, out: np.dtype, ul: bool, ur: b
 def mxv_push(call: MxvCall) -> VecData:
     """T = M ⊕.⊗ x by scattering x's entries over CSR of Mᵀ. The ``any`` monoid runs the
     claim kernel (atomic first-claim: the smallest frontier position reaching an output
-    wins) and writes T as a bitmap with its count on the device: nothing is read back.
+    wins) and writes T as a bitmap with its count on the device: nothing is read back;
+    so do min, max and integer plus (``order_free``: a fold by atomics, _push_atomic).
     Other monoids expand and fold (sorted, sized on the host)."""
     cp = _cp()
     MT: CSR = call.rep  # noqa: N806
@@ -331,19 +332,17 @@ def mxv_push(call: MxvCall) -> VecData:
     nf = int(xi.shape[0])
     if nf == 0 or n == 0 or MT.nnz == 0:
         return VecData.empty(n, ks.out_type, cp)
+    if ks.order_free:
+        return _push_atomic(call, xi, xv)
     if not ks.is_any or nf >= _CLAIM_FREE:
         return _push_expand(call)
     dev = _dev_id(MT.indptr)
     with cp.cuda.Device(dev):
         xi = cp.ascontiguousarray(xi, dtype=np.int64)
         mask, use_mask, mcomp = _mask(call, cp)
-        deg = MT.indptr[xi + 1] - MT.indptr[xi]
-        scan = cp.zeros(nf + 1, dtype=np.int64)
-        scan[1:] = cp.cumsum(deg)
+        scan, est = _edge_scan(MT, xi, cp)
         claim = cp.full(n, _CLAIM_FREE, dtype=np.int32)
         pres, vals, count = _bitmap_out(n, out, cp, True)
-        # the edge count is on the device: size the grid by an estimate (average degree)
-        est = nf * max(1, MT.nnz // max(MT.nrows, 1))
         k1 = get_kernel(dev, "mxv_push_claim")
         k1((_grid(est, dev),), (_BLOCK,), (
             MT.indptr, MT.indices, xi, np.int64(nf), scan, mask, np.int32(use_mask),
@@ -358,6 +357,53 @@ def mxv_push(call: MxvCall) -> VecData:
         k2((_grid(n, dev),), (_BLOCK,), (
             MT.indptr, MT.indices, mvals, np.int32(m_iso), xi, xvals, np.int32(x_iso), claim,
             np.int64(n), pres, vals))
+    res = VecData.bitmap(n, ks.out_type, pres, vals, count=count)
+    res.exclusive = True
+    return res
+
+
+def _edge_scan(MT: CSR, xi: Any, cp: Any) -> tuple[Any, int]:  # noqa: N803
+    """(the running sum of the frontier's out-degrees, nf + 1 entries, its total last; an
+    estimate of that total for the grid: the total stays on the device, no read)."""
+    nf = int(xi.shape[0])
+    deg = MT.indptr[xi + 1] - MT.indptr[xi]
+    scan = cp.zeros(nf + 1, dtype=np.int64)
+    scan[1:] = cp.cumsum(deg)
+    return scan, nf * max(1, MT.nnz // max(MT.nrows, 1))
+
+
+def _push_atomic(call: MxvCall, xi: Any, xv: Any) -> VecData:
+    """T = M ⊕.⊗ x for a monoid whose fold does not depend on order (``order_free``: min,
+    max, integer plus): every frontier edge folds its product into its output's 64-bit key
+    with one atomic (mxv_push_atomic), then the keys become values in place where the
+    output type has 8 bytes (mxv_push_atomic_out). A bitmap whose count stays on the
+    device; O(frontier edges) plus two O(n) passes, no sort and no read."""
+    cp = _cp()
+    MT: CSR = call.rep  # noqa: N806
+    ks = call.ks
+    out = np.dtype(ks.out_type.np_type)
+    n = call.nrows
+    aop = int(ks.add_op)
+    dev = _dev_id(MT.indptr)
+    with cp.cuda.Device(dev):
+        xi = cp.ascontiguousarray(xi, dtype=np.int64)
+        mask, use_mask, mcomp = _mask(call, cp)
+        scan, est = _edge_scan(MT, xi, cp)
+        pres, vals, count = _bitmap_out(n, out, cp, True)
+        pres.data.memset_async(0, n)
+        keys = vals.view(np.uint64) if out.itemsize == 8 else cp.empty(n, dtype=np.uint64)
+        keys.data.memset_async(0xFF if aop == cg.MIN else 0, 8 * n)  # the fold's neutral key
+        dom = _domain(ks)
+        ul, ur = bool(ks.uses_left), bool(ks.uses_right)
+        mvals, m_iso = _operand(MT.values, MT.iso, ul, dom, cp, dev)
+        xvals, x_iso = _operand(xv, None, ur, dom, cp, dev)
+        fold = get_kernel(dev, f"mxv_push_atomic<{int(ks.mult_op)}, {aop}, {c_type(dom)}, "
+                               f"{c_type(out)}, {_b(ul)}, {_b(ur)}>")
+        fold((_grid(est, dev),), (_BLOCK,), (
+            MT.indptr, MT.indices, mvals, np.int32(m_iso), xi, np.int64(xi.shape[0]), scan,
+            xvals, np.int32(x_iso), mask, np.int32(use_mask), np.int32(mcomp), keys, pres))
+        values = get_kernel(dev, f"mxv_push_atomic_out<{aop}, {c_type(out)}>")
+        values((_grid(n, dev),), (_BLOCK,), (keys, np.int64(n), pres, vals, count))
     res = VecData.bitmap(n, ks.out_type, pres, vals, count=count)
     res.exclusive = True
     return res
@@ -447,6 +493,13 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
     "mxv_push_values_dense<2, bool, bool, false, false>",
     "mxv_push_values_dense<30, bool, long long, false, false>",
     "mxv_push_values_dense<7, double, double, true, true>",
+    "mxv_push_atomic<4, 10, double, double, true, true>",  # min_plus (SSSP)
+    "mxv_push_atomic<1, 10, double, double, false, true>",  # min_first flipped
+    "mxv_push_atomic<7, 11, float, float, true, true>",  # max_times fp32
+    "mxv_push_atomic<7, 4, int, int, true, true>",  # plus_times int32
+    "mxv_push_atomic<2, 10, bool, unsigned char, false, false>",  # min_pair uint8
+    "mxv_push_atomic_out<10, double>", "mxv_push_atomic_out<11, float>",
+    "mxv_push_atomic_out<4, int>", "mxv_push_atomic_out<10, bool>",
     "mult_products<7, double, double, true, true>",
     "mult_products<22, float, float, true, true>", "mult_products<28, bool, int, false, false>",
 ]}

@@ -591,6 +591,124 @@ __global__ void mxv_push_values_dense(const long long* __restrict__ indptr,
   }
 }
 
+// ---------------------------------------------------------------------------- atomic push
+// Monoids whose fold does not depend on the order of its operands: min and max (every
+// type) and plus on integers (wrapping). The push over a sparse frontier then folds each
+// output with one 64-bit atomic a product, with no sort and no count read on the host
+// (mxv_push_atomic, then mxv_push_atomic_out decodes the keys in place).
+// The key of a value is an unsigned integer in the value's order: integers widened (signed
+// ones with the sign bit flipped); floats by their bits (negative ones inverted, positive
+// ones with the sign bit set), NaN below every key for max and above every key for min, so
+// that a NaN product is kept only where every product is NaN (the CPU's fold ignores NaN
+// the same way). -0.0 orders below +0.0: where both meet, min gives -0.0 and max +0.0
+// (equal values; the CPU's sequential fold keeps the later one of the two).
+__device__ __forceinline__ unsigned long long gb_key(double v, bool nan_high) {
+  if (v != v) return nan_high ? ~0ULL : 0ULL;
+  const unsigned long long u = (unsigned long long)__double_as_longlong(v);
+  return (u >> 63) ? ~u : (u | 0x8000000000000000ULL);
+}
+__device__ __forceinline__ unsigned long long gb_key(float v, bool nan_high) {
+  if (v != v) return nan_high ? ~0ULL : 0ULL;
+  const unsigned u = __float_as_uint(v);
+  return (unsigned long long)((u >> 31) ? ~u : (u | 0x80000000u));
+}
+template <typename T>
+__device__ __forceinline__ unsigned long long gb_key(T v, bool) {
+  if (T(-1) < T(0)) return (unsigned long long)(long long)v ^ 0x8000000000000000ULL;
+  return (unsigned long long)v;
+}
+__device__ __forceinline__ void gb_unkey(unsigned long long k, bool nan_high, double& v) {
+  if (k == (nan_high ? ~0ULL : 0ULL)) {
+    v = __longlong_as_double(0x7ff8000000000000LL);
+    return;
+  }
+  v = __longlong_as_double((long long)((k >> 63) ? (k & 0x7fffffffffffffffULL) : ~k));
+}
+__device__ __forceinline__ void gb_unkey(unsigned long long k, bool nan_high, float& v) {
+  if (k == (nan_high ? ~0ULL : 0ULL)) {
+    v = __uint_as_float(0x7fc00000u);
+    return;
+  }
+  const unsigned u = (unsigned)k;
+  v = __uint_as_float((u >> 31) ? (u & 0x7fffffffu) : ~u);
+}
+template <typename T>
+__device__ __forceinline__ void gb_unkey(unsigned long long k, bool, T& v) {
+  if (T(-1) < T(0)) k ^= 0x8000000000000000ULL;
+  v = (T)(long long)k;
+}
+
+// keys[j] = the fold (AOP: min, max or plus on the keys) of mult(Mᵀ(k, j), x(k)) over the
+// frontier's k; out_pres[j] set by any product. Edge-balanced like mxv_push_claim (thread
+// e finds its frontier position by binary search in scan). keys start at the fold's
+// neutral key (all ones for min, 0 for max and plus); a min/max reads the key first and
+// skips the atomic when it cannot change it. For plus the key is the value itself.
+// Bytes per frontier edge: 8 (index) [+ sizeof(TD) value] + 1 (mask) + 8 (key, atomic)
+// + 1 (presence) + ~8*log2(nf) (scan search, cached).
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR>
+__global__ void mxv_push_atomic(const long long* __restrict__ indptr,
+                                const long long* __restrict__ indices,
+                                const TD* __restrict__ mvals, int m_iso,
+                                const long long* __restrict__ xi, long long nf,
+                                const long long* __restrict__ scan,
+                                const TD* __restrict__ xvals, int x_iso,
+                                const bool* __restrict__ mask, int use_mask, int mcomp,
+                                unsigned long long* __restrict__ keys,
+                                bool* __restrict__ out_pres) {
+  const long long total = scan[nf];
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total;
+       e += stride) {
+    long long lo = 0, hi = nf;  // largest p with scan[p] <= e
+    while (hi - lo > 1) {
+      const long long mid = (lo + hi) >> 1;
+      if (scan[mid] <= e) lo = mid; else hi = mid;
+    }
+    const long long k = xi[lo];
+    const long long p = indptr[k] + (e - scan[lo]);
+    const long long j = indices[p];
+    if (use_mask && (bool)mask[j] == (bool)mcomp) continue;
+    TD a = TD(), b = TD();
+    if constexpr (UL) a = m_iso ? mvals[0] : mvals[p];
+    if constexpr (UR) b = x_iso ? xvals[0] : xvals[lo];
+    const TZ t = gb_mult<MOP, TD, TZ>(a, b, j, k, 0LL);
+    out_pres[j] = true;
+    if constexpr (AOP == GB_OP_MIN) {
+      const unsigned long long key = gb_key(t, true);
+      if (*((volatile unsigned long long*)&keys[j]) > key) atomicMin(&keys[j], key);
+    } else if constexpr (AOP == GB_OP_MAX) {
+      const unsigned long long key = gb_key(t, false);
+      if (*((volatile unsigned long long*)&keys[j]) < key) atomicMax(&keys[j], key);
+    } else {
+      atomicAdd(&keys[j], (unsigned long long)(long long)t);
+    }
+  }
+}
+
+// out_vals[j] = the value of keys[j] where out_pres[j] (a plus key is the sum itself; keys
+// may be out_vals' own memory: each thread reads its key before it writes the value);
+// count += the present outputs.
+template <int AOP, typename TZ>
+__global__ void mxv_push_atomic_out(const unsigned long long* keys, long long n,
+                                    const bool* __restrict__ out_pres, TZ* out_vals,
+                                    unsigned long long* __restrict__ count) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  unsigned found = 0;
+  for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += stride) {
+    if (!out_pres[j]) continue;
+    TZ v;
+    if constexpr (AOP == GB_OP_PLUS) {
+      v = (TZ)(long long)keys[j];  // the 64-bit sum wraps to TZ's width, as TZ's own sum
+    } else {
+      gb_unkey(keys[j], AOP == GB_OP_MIN, v);
+    }
+    out_vals[j] = v;
+    ++found;
+  }
+  found = __reduce_add_sync(GB_FULL_MASK, found);
+  if ((threadIdx.x & 31) == 0 && found) atomicAdd(count, (unsigned long long)found);
+}
+
 // ---------------------------------------------------------------------------- products
 // out[t] = mult(a[t], b[t]) at (i[t], k[t], 0): the multiply of an expanded product list
 // (push for monoids other than `any`, before the segmented fold). Bytes per product:
