@@ -53,7 +53,8 @@ def connected_components(A: Matrix) -> Vector:  # noqa: N803
         pattern = A.apply(unary.one[BOOL]).new()
         S = pattern.ewise_add(pattern.T, binary.lor).new()  # noqa: N806 - A ∪ Aᵀ
 
-    found = _largest_component(S)
+    deg = S.out_degree()  # present where a vertex has an edge
+    found = _largest_component(S, deg)
     if found is None:
         return _identity_labels(n, dev)  # no edge: every vertex alone
     done, first = found
@@ -69,12 +70,17 @@ def connected_components(A: Matrix) -> Vector:  # noqa: N803
     f << first
     if done.nvals == n:
         return f
-    # the other vertices: FastSV on the subgraph they induce (no edge leaves it), its local
-    # labels mapped back through the ascending list of their ids (so the smallest stays the
-    # smallest)
+    if deg.nvals < n:  # an isolated vertex is its own component: its label is its id
+        f(~deg.S) << f.apply(indexunary.rowindex, 0)
+    # the other vertices with an edge: FastSV on the subgraph they induce (no edge leaves
+    # it), its local labels mapped back through the ascending list of their ids (so the
+    # smallest stays the smallest). kron:22: 1.8 M vertices outside the largest component,
+    # all but ~1 % of them isolated
     rest = Vector(BOOL, n, device=dev)
-    rest(~done.S) << True
-    ids = rest.to_coo(values=False, device=dev)[0]  # on a GPU it stays there (kron:22: 1.8 M ids)
+    rest(~done.S) << deg.apply(unary.one[BOOL])
+    if rest.nvals == 0:
+        return f
+    ids = rest.to_coo(values=False, device=dev)[0]  # on a GPU it stays there
     R = S[ids, ids].new()  # noqa: N806
     local = _fastsv(R, _identity_labels(R.nrows, dev))
     gid = Vector.from_dense(ids, dtype=INT64, device=dev)  # local id -> global id
@@ -120,11 +126,10 @@ def _fastsv(S: Matrix, f: Vector, done: Vector | None = None) -> Vector:  # noqa
     return f
 
 
-def _largest_component(S: Matrix) -> tuple[Vector, int] | None:  # noqa: N803
-    """The component of a vertex of largest degree, found by one BFS over the symmetric
-    ``S``: its vertices (a structural mask) and its label, the smallest id among them; None
-    when S has no edge (every vertex is its own component)."""
-    deg = S.out_degree()
+def _largest_component(S: Matrix, deg: Vector) -> tuple[Vector, int] | None:  # noqa: N803
+    """The component of a vertex of largest degree (``deg``: S's out-degrees), found by one
+    BFS over the symmetric ``S``: its vertices (a structural mask) and its label, the
+    smallest id among them; None when S has no edge (every vertex is its own component)."""
     if deg.nvals == 0:
         return None
     top = deg.reduce(monoid.max).new().value
