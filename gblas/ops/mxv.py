@@ -122,6 +122,10 @@ _NO_EXIT_DENSITY = 7.5
 # streamed rows. SSSP on the H100 (2026-11-27), thresholds 0 / 0.01 / 0.05 / 0.1 / 0.2:
 # kron:22 30.6 / 24.8 / 24.0 / 24.7 / 23.2 ms, urand:22 66.5 / 53.6 / 51.2 / 51.9 / 50.6
 _DEVICE_ATOMIC_PUSH = 0.2
+# ... and on matrices of at least this many entries: the push issues ~7 launches and
+# memsets where the pull issues ~2, ~25 µs more host time, what a pull of ~3 M entries
+# takes on the device
+_DEVICE_ATOMIC_MIN_NNZ = 1 << 21
 
 # below this many entries + rows an mxv on the CPU runs on one Numba thread
 _SERIAL_WORK = 1 << 16
@@ -161,11 +165,12 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
     forced = desc is not None and desc.direction != "auto"
     if direction == "push" and xdata.on_device and not forced and not (
             (ks.is_any and xdata.kind == SPARSE)
-            or (ks.order_free and x_nv < _DEVICE_ATOMIC_PUSH * xdata.size)):
+            or (ks.order_free and x_nv < _DEVICE_ATOMIC_PUSH * xdata.size
+                and M.nvals >= _DEVICE_ATOMIC_MIN_NNZ)):
         # a GPU push scatters a sparse frontier with first-claim atomics (the any monoid),
-        # or folds a small known frontier with atomics (min, max, integer plus: one atomic
-        # an edge, so only well below the CPU's crossover); other monoids would sort the
-        # products and read their count: pull reads nothing
+        # or folds a small known frontier of a large matrix with atomics (min, max,
+        # integer plus: one atomic an edge, so only well below the CPU's crossover); other
+        # monoids would sort the products and read their count: pull reads nothing
         direction = "pull"
     if desc is not None and not desc.early_exit:
         ks = replace(ks, has_terminal=False)

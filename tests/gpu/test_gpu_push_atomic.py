@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_gpu_nosync import WAITED_S, host_seconds_behind_spin
 
+import gblas.ops.mxv as mxv
 from gblas import Descriptor, Matrix, Vector, binary, semiring
 from gblas.semirings.model import resolve_semiring
 
@@ -124,23 +126,55 @@ def test_integer_plus_wraps() -> None:
     _equal(want, got)
 
 
-@pytest.mark.parametrize("sr", ["min_plus", "max_first", "plus_times"])
-def test_auto_direction_pushes_small_frontiers(sr: str) -> None:
-    """Under the device threshold of x's density the product pushes with atomics, above it
-    pulls; the same values either way (integer weights: exact sums)."""
+@pytest.fixture(scope="module")
+def large() -> tuple[Matrix, Matrix]:
+    """A random matrix over the device push's size gate (integer weights: exact sums)."""
     rng = np.random.default_rng(3)
-    n = 4096
-    r, c = rng.integers(0, n, 8 * n), rng.integers(0, n, 8 * n)
-    A = Matrix.from_coo(r, c, rng.integers(1, 9, r.shape[0]).astype(np.int64), nrows=n,
+    n = 1 << 18
+    r, c = rng.integers(0, n, 12 * n), rng.integers(0, n, 12 * n)
+    A = Matrix.from_coo(r, c, rng.integers(1, 9, r.shape[0]).astype(np.int64), nrows=n,  # noqa: N806
                         ncols=n, dup_op=binary.min)
-    Ag = A.to(GPU)
+    assert A.nvals >= mxv._DEVICE_ATOMIC_MIN_NNZ
+    return A, A.to(GPU)
+
+
+@pytest.mark.parametrize("sr", ["min_plus", "max_first", "plus_times"])
+def test_auto_direction_pushes_small_frontiers(sr: str, large: tuple[Matrix, Matrix]) -> None:
+    """Under the device threshold of x's density the product pushes with atomics, above it
+    pulls, and a small matrix pulls whatever x; the same values either way."""
+    A, Ag = large  # noqa: N806
+    n = A.nrows
+    rng = np.random.default_rng(4)
     op = getattr(semiring, sr)
-    for k, direction in ((20, "push"), (n // 2, "pull")):
+    small = Matrix.from_coo([0, 1], [1, 0], [1, 2], nrows=n, ncols=n)
+    for M, Mg, k, direction in ((A, Ag, 200, "push"), (A, Ag, n // 2, "pull"),  # noqa: N806
+                                (small, small.to(GPU), 200, "pull")):
         xi = np.sort(rng.choice(n, k, replace=False))
         x = Vector.from_coo(xi, rng.integers(0, 5, k), size=n)
         d = Descriptor()
-        got = x.to(GPU).vxm(Ag, op).new(desc=d)
+        got = x.to(GPU).vxm(Mg, op).new(desc=d)
         assert d.last_direction == direction, (k, d.last_direction)
         assert d.last_kernel == ("cuda_csr_push_spmspv" if direction == "push"
                                  else "cuda_csr_pull_spmv")
-        _equal(x.vxm(A, op).new(), got)
+        _equal(x.vxm(M, op).new(), got)
+
+
+def test_push_does_not_synchronise(large: tuple[Matrix, Matrix]) -> None:
+    """A min_plus push of a small sparse frontier queues its kernels and returns while the
+    device is busy (test_gpu_nosync's spin); its values are the CPU's."""
+    A, Ag = large  # noqa: N806
+    n = A.nrows
+    rng = np.random.default_rng(5)
+    xi = np.sort(rng.choice(n, 300, replace=False))
+    x = Vector.from_coo(xi, rng.random(300), size=n)
+    xg = x.to(GPU)
+    out = Vector(float, n, device=GPU)
+    d = Descriptor()
+
+    def op() -> None:
+        out(desc=d) << xg.vxm(Ag, semiring.min_plus)
+
+    dt = host_seconds_behind_spin(op)
+    assert d.last_direction == "push"
+    assert dt < WAITED_S, f"the push waited for the device: {dt * 1e3:.0f} ms behind the spin"
+    _equal(x.vxm(A, semiring.min_plus).new(), out)

@@ -366,10 +366,11 @@ def _edge_scan(MT: CSR, xi: Any, cp: Any) -> tuple[Any, int]:  # noqa: N803
     """(the running sum of the frontier's out-degrees, nf + 1 entries, its total last; an
     estimate of that total for the grid: the total stays on the device, no read)."""
     nf = int(xi.shape[0])
-    deg = MT.indptr[xi + 1] - MT.indptr[xi]
-    scan = cp.zeros(nf + 1, dtype=np.int64)
-    scan[1:] = cp.cumsum(deg)
-    return scan, nf * max(1, MT.nnz // max(MT.nrows, 1))
+    raw = cp.empty(nf + 1, dtype=np.int64)
+    dev = _dev_id(MT.indptr)
+    get_kernel(dev, "frontier_degrees")((_grid(nf + 1, dev),), (_BLOCK,),
+                                        (MT.indptr, xi, np.int64(nf), raw))
+    return cp.cumsum(raw), nf * max(1, MT.nnz // max(MT.nrows, 1))
 
 
 def _push_atomic(call: MxvCall, xi: Any, xv: Any) -> VecData:
@@ -485,7 +486,7 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
     "mxv_pull_segs<13, 12, bool, bool, true, true, int>",  # lor_land
     "mxv_pull_seg_fold<4, double>", "mxv_pull_seg_fold<10, long long>",
     "mxv_pull_seg_fold<12, bool>",
-    "mxv_push_claim",
+    "mxv_push_claim", "frontier_degrees",
     "mxv_push_values<2, bool, bool, false, false>",
     "mxv_push_values<30, bool, long long, false, false>",
     "mxv_push_values<7, double, double, true, true>",
