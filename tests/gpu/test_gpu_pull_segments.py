@@ -1,4 +1,5 @@
-"""After the tiles, a full-x pull folds its hub rows (longer than ``LONG_ROW``) by segments
+"""After the tiles (a full x) or the warp kernel (a bitmap x), a pull folds its hub rows
+(longer than ``LONG_ROW``) by segments
 of at most ``SEG`` entries, a block each (``mxv_pull_segs``), then each row's segments in
 order (``mxv_pull_seg_fold``). Its results equal the CPU's and the block-per-row kernel's
 on row lengths around the segment boundaries, under masks (masked-out hub rows absent,
@@ -43,7 +44,8 @@ def _hub_rows(A: Matrix) -> np.ndarray:  # noqa: N803
                                 "plus_second", "min_second"])
 @pytest.mark.parametrize("mask", ["none", "S", "~S"])
 @pytest.mark.parametrize("replace", [False, True])
-def test_segments_match_cpu_and_block_kernel(sr: str, mask: str, replace: bool,
+@pytest.mark.parametrize("x_kind", ["full", "bitmap"])
+def test_segments_match_cpu_and_block_kernel(sr: str, mask: str, replace: bool, x_kind: str,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     if replace and mask == "none":
         pytest.skip("replace needs a mask")
@@ -55,6 +57,9 @@ def test_segments_match_cpu_and_block_kernel(sr: str, mask: str, replace: bool,
     n = A.ncols
     xv = rng.random(n) < 0.7 if dtype is np.bool_ else rng.integers(-4, 5, n).astype(dtype)
     x = Vector.from_dense(xv)
+    if x_kind == "bitmap":  # 70 % of x present: the warp kernel, hub rows by segments
+        have = np.flatnonzero(rng.random(n) < 0.7)
+        x = Vector.from_coo(have, xv[have], size=n)
     # every other hub row masked out, short rows at random
     keep = rng.random(A.nrows) < 0.5
     keep[hubs[::2]], keep[hubs[1::2]] = True, False

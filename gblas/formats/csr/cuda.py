@@ -154,7 +154,9 @@ class _PullPlan:
         self.tail = (np.int64(n), params, np.int32(bool(ks.has_terminal)),
                      np.int32(_first_wins(ks)), long_row)
         self.long_kernel, self.segs = None, None
-        if long and tiles and PULL_SEGMENTS:
+        if long and PULL_SEGMENTS and not _first_wins(ks):
+            # (a bitmap x too: SSSP's pulls on kron:22 spent 0.87 ms a product in
+            # mxv_pull_long, a block per hub row, against 1.8 ms for all other rows)
             self.segs = _HubSegments(csr, ks, expr, indices, mvals, m_iso, params, cp, dev)
         elif long:
             self.long_kernel = get_kernel(dev, "mxv_pull_long" + expr[len("mxv_pull"):])
@@ -162,7 +164,7 @@ class _PullPlan:
 
 
 class _HubSegments:
-    """The hub rows of a tiles pull as segments (mxv_pull_segs, then mxv_pull_seg_fold):
+    """The hub rows of a pull as segments (mxv_pull_segs, then mxv_pull_seg_fold):
     the segment list of the representation, the partial results' scratch and the kernels.
     The scratch is reused by every call of the plan: gblas issues its kernels on the
     current stream, so successive products run in order (two products of one matrix on
@@ -187,8 +189,9 @@ class _HubSegments:
         self.fold_head = (hub_row, hub_seg, np.int64(nhub), part, found)
         self.fold_grid = (max(1, -(-nhub // _BLOCK)),)
 
-    def launch(self, x: tuple[Any, Any], mask: tuple[Any, Any, Any],
+    def launch(self, x: tuple[Any, Any, Any, Any], mask: tuple[Any, Any, Any],
                out: tuple[Any, Any, Any]) -> None:
+        """x: (presence, x_full, values, x_iso)."""
         part, found = self.fold_head[3], self.fold_head[4]
         self.segs_kernel(self.grid, (LONG_BLOCK,),
                          self.head + x + self.seg_args + mask + (self.params, part, found))
@@ -264,14 +267,13 @@ def mxv_pull(call: MxvCall) -> VecData:
         out = (pres, vals, count)
         if plan.tiles:
             plan.kernel(plan.grid, plan.block, plan.head + x_args[1:] + plan.mid + out)
-            if plan.segs is not None:
-                plan.segs.launch(x_args[1:3], x_args[3:], out)
-        if plan.long_kernel is not None or not plan.tiles:
-            args = plan.head + (xb,) + x_args + plan.tail + out
-            if not plan.tiles:
-                plan.kernel(plan.grid, plan.block, args)
-            if plan.long_kernel is not None:
-                plan.long_kernel(plan.long_grid, (LONG_BLOCK,), args)
+        else:
+            plan.kernel(plan.grid, plan.block, plan.head + (xb,) + x_args + plan.tail + out)
+        if plan.segs is not None:
+            plan.segs.launch((xb,) + x_args[:3], x_args[3:], out)
+        elif plan.long_kernel is not None:
+            plan.long_kernel(plan.long_grid, (LONG_BLOCK,),
+                             plan.head + (xb,) + x_args + plan.tail + out)
     res = VecData.bitmap(n, ks.out_type, pres, vals, count=None if plan.tiles else count)
     res.exclusive = True  # the kernel's own arrays: later writes may update them in place
     return res
@@ -483,6 +485,8 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
     "mxv_pull_segs<7, 4, double, double, true, true, int>",  # plus_times fp64
     "mxv_pull_segs<1, 10, long long, long long, false, true, int>",  # min_second (CC)
     "mxv_pull_segs<4, 10, double, double, true, true, long long>",  # min_plus, 64-bit
+    "mxv_pull_segs<4, 10, double, double, true, true, int>",  # min_plus (SSSP, bitmap x)
+    "mxv_pull_segs<30, 4, bool, long long, false, false, int>",  # plus_secondi (positional)
     "mxv_pull_segs<13, 12, bool, bool, true, true, int>",  # lor_land
     "mxv_pull_seg_fold<4, double>", "mxv_pull_seg_fold<10, long long>",
     "mxv_pull_seg_fold<12, bool>",

@@ -374,8 +374,10 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
   if (lane == 0 && found_warp) atomicAdd(count, (unsigned long long)found_warp);
 }
 
-// Hub rows by segments (after mxv_pull_tiles, under its conditions: x full, an order-free
-// monoid, no early exit). A block per segment of at most GB_SEG entries of one hub row
+// Hub rows by segments, after mxv_pull_tiles (x full) or after the warp kernel mxv_pull (x a
+// bitmap: SSSP's frontier; x_full 0, a product only where xpres), for monoids without
+// first-wins order, and without early exit (a terminal value is still the fold's value, read
+// to the end). A block per segment of at most GB_SEG entries of one hub row
 // (CSR.hub_segments: a row's segments are consecutive, in row order) folds it in a fixed
 // order: each thread its strided positions in increasing order, GB_LONG_UNROLL loads in
 // flight, then a tree over the threads in shared memory; seg_part/seg_found hold the
@@ -388,6 +390,7 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
 template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI>
 __global__ void mxv_pull_segs(const TI* __restrict__ indices,
                               const TD* __restrict__ mvals, int m_iso,
+                              const bool* __restrict__ xpres, int x_full,
                               const TD* __restrict__ xvals, int x_iso,
                               const long long* __restrict__ seg_row,
                               const long long* __restrict__ seg_lo,
@@ -418,7 +421,7 @@ __global__ void mxv_pull_segs(const TI* __restrict__ indices,
 #pragma unroll
       for (int u = 0; u < GB_LONG_UNROLL; ++u) {
         const long long p = base + (long long)u * blockDim.x + t;
-        if (p < hi) {
+        if (p < hi && (x_full || gb_ld_x(&xpres[kk[u]]))) {
           TD b = TD();
           if constexpr (UR) b = x_iso ? xvals[0] : gb_ld_x(&xvals[kk[u]]);
           const TZ v = gb_mult<MOP, TD, TZ>(a[u], b, i, (long long)kk[u], 0LL);
