@@ -155,8 +155,9 @@ class _PullPlan:
                      np.int32(_first_wins(ks)), long_row)
         self.long_kernel, self.segs = None, None
         if long and PULL_SEGMENTS and not _first_wins(ks):
-            # (a bitmap x too: SSSP's pulls on kron:22 spent 0.87 ms a product in
-            # mxv_pull_long, a block per hub row, against 1.8 ms for all other rows)
+            # (a bitmap x too: a block per whole hub row, mxv_pull_long, leaves the longest
+            # rows to a few blocks at the end; SSSP's pulls on kron:22 spent 0.87 ms a
+            # product there, mostly the hub rows' own bytes: 36 % of the entries)
             self.segs = _HubSegments(csr, ks, expr, indices, mvals, m_iso, params, cp, dev)
         elif long:
             self.long_kernel = get_kernel(dev, "mxv_pull_long" + expr[len("mxv_pull"):])
