@@ -478,6 +478,19 @@ __global__ void mxv_pull_seg_fold(const long long* __restrict__ hub_row,
 }
 
 // ---------------------------------------------------------------------------- push
+// The frontier position of edge slot e of a push: the largest p with scan[p] <= e (scan:
+// the running sum of the frontier's out-degrees, so thread e takes one edge of the
+// frontier's rows laid end to end and a hub vertex is spread over many threads).
+__device__ __forceinline__ long long gb_frontier_pos(const long long* __restrict__ scan,
+                                                     long long nf, long long e) {
+  long long lo = 0, hi = nf;
+  while (hi - lo > 1) {
+    const long long mid = (lo + hi) >> 1;
+    if (scan[mid] <= e) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
 // Phase 1 (any monoid): scatter the frontier x (sorted indices xi, nf of them) over rows
 // of CSR(Mᵀ), edge-parallel: scan[p] = edges of the first p frontier vertices (scan[nf]
 // = total, read on the device: no host sync before the launch); thread e finds its
@@ -499,11 +512,7 @@ __global__ void mxv_push_claim(const long long* __restrict__ indptr,
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total;
        e += stride) {
-    long long lo = 0, hi = nf;  // largest p with scan[p] <= e
-    while (hi - lo > 1) {
-      const long long mid = (lo + hi) >> 1;
-      if (scan[mid] <= e) lo = mid; else hi = mid;
-    }
+    const long long lo = gb_frontier_pos(scan, nf, e);
     const long long k = xi[lo];
     const long long j = indices[indptr[k] + (e - scan[lo])];
     if (use_mask && (bool)mask[j] == (bool)mcomp) continue;
@@ -679,11 +688,7 @@ __global__ void mxv_push_atomic(const long long* __restrict__ indptr,
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total;
        e += stride) {
-    long long lo = 0, hi = nf;  // largest p with scan[p] <= e
-    while (hi - lo > 1) {
-      const long long mid = (lo + hi) >> 1;
-      if (scan[mid] <= e) lo = mid; else hi = mid;
-    }
+    const long long lo = gb_frontier_pos(scan, nf, e);
     const long long k = xi[lo];
     const long long p = indptr[k] + (e - scan[lo]);
     const long long j = indices[p];
