@@ -10,7 +10,7 @@ import numpy as np
 from ..exceptions import IndexOutOfBound, InvalidValue
 from ._lazy import ops
 from .descriptor import Descriptor
-from .expr import Expression, Result, Updater, parse_call_args
+from .expr import Expression, Result, Updater, parse_call_args, update
 from .mask import Mask
 from .op_args import ewise_op
 
@@ -60,13 +60,16 @@ class Writable:
         return self._updater(self, mask, accum, replace, desc)
 
     def __lshift__(self, rhs: Any) -> None:
-        self._updater(self).update(rhs)
+        self.update(rhs)
 
     def update(self, rhs: Any) -> None:
-        self._updater(self).update(rhs)
+        if self._updater is Updater:  # no mask, accumulator or descriptor: no updater object
+            update(self, rhs)
+        else:
+            self._updater(self).update(rhs)
 
     def __ilshift__(self, rhs: Any) -> Any:
-        self._updater(self).update(rhs)
+        self.update(rhs)
         return self
 
 

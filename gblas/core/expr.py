@@ -180,41 +180,7 @@ class Updater:
 
     def update(self, rhs: Any) -> None:
         """Run ``rhs`` (expression, collection or scalar) into the output."""
-        parent = self.parent
-        if isinstance(rhs, Expression):
-            expr = rhs
-        elif parent.ndim > 0 and _is_scalar_like(rhs):
-            ops.assign.assign_expr(parent, None, rhs, self.mask, self.accum, self.replace,
-                                   self.desc)
-            return
-        elif hasattr(rhs, "_as_expression"):
-            expr = rhs._as_expression()
-        elif parent.ndim == 0:
-            from .scalar import scalar_value_expression  # noqa: PLC0415
-
-            expr = scalar_value_expression(rhs, parent.device)
-        else:
-            raise InvalidObject(
-                f"cannot assign a {type(rhs).__name__} to a {type(parent).__name__}; "
-                "expected an expression, a collection of the same kind or a scalar"
-            )
-        expr = expr.for_descriptor(self.desc)
-        if expr.ndim != parent.ndim:
-            raise InvalidObject(
-                f"{expr.op} gives a {expr.output_type.__name__} but the output is a "
-                f"{type(parent).__name__}"
-            )
-        if expr.shape != parent.shape:
-            raise DimensionMismatch(
-                f"{expr.op} gives shape {expr.shape} but the output {parent.name} has shape "
-                f"{parent.shape}; resize the output or fix the operands"
-            )
-        if parent.device != expr.device:
-            same_device(parent, expr, what="output and expression")
-        if self.accum is not None:
-            self.accum.domain(parent.dtype, expr.dtype)
-        res = expr._run(self.mask, self.desc)
-        parent._write(res, self.mask, self.accum, self.replace)
+        update(self.parent, rhs, self.mask, self.accum, self.replace, self.desc)
 
     def __getitem__(self, index: Any) -> Any:
         return ops.assign.AssignTarget(self.parent, index, self.mask, self.accum, self.replace,
@@ -222,6 +188,46 @@ class Updater:
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self[index].update(value)
+
+
+def update(parent: Any, rhs: Any, mask: Mask | None = None, accum: BinaryOp | None = None,
+       replace: bool = False, desc: Descriptor | None = None) -> None:
+    """``parent(mask, accum, replace, desc) << rhs`` with the updater's arguments already
+    checked (Updater.__init__); ``parent << rhs`` calls it directly, with no updater object
+    (a loop of small operations pays for every line)."""
+    if isinstance(rhs, Expression):
+        expr = rhs
+    elif parent.ndim > 0 and _is_scalar_like(rhs):
+        ops.assign.assign_expr(parent, None, rhs, mask, accum, replace, desc)
+        return
+    elif hasattr(rhs, "_as_expression"):
+        expr = rhs._as_expression()
+    elif parent.ndim == 0:
+        from .scalar import scalar_value_expression  # noqa: PLC0415
+
+        expr = scalar_value_expression(rhs, parent.device)
+    else:
+        raise InvalidObject(
+            f"cannot assign a {type(rhs).__name__} to a {type(parent).__name__}; "
+            "expected an expression, a collection of the same kind or a scalar"
+        )
+    expr = expr.for_descriptor(desc)
+    if expr.ndim != parent.ndim:
+        raise InvalidObject(
+            f"{expr.op} gives a {expr.output_type.__name__} but the output is a "
+            f"{type(parent).__name__}"
+        )
+    if expr.shape != parent.shape:
+        raise DimensionMismatch(
+            f"{expr.op} gives shape {expr.shape} but the output {parent.name} has shape "
+            f"{parent.shape}; resize the output or fix the operands"
+        )
+    if parent.device != expr.device:
+        same_device(parent, expr, what="output and expression")
+    if accum is not None:
+        accum.domain(parent.dtype, expr.dtype)
+    res = expr._run(mask, desc)
+    parent._write(res, mask, accum, replace)
 
 
 def _output_types() -> dict[int, type]:
