@@ -191,7 +191,7 @@ class Updater:
 
 
 def update(parent: Any, rhs: Any, mask: Mask | None = None, accum: BinaryOp | None = None,
-       replace: bool = False, desc: Descriptor | None = None) -> None:
+           replace: bool = False, desc: Descriptor | None = None) -> None:
     """``parent(mask, accum, replace, desc) << rhs`` with the updater's arguments already
     checked (Updater.__init__); ``parent << rhs`` calls it directly, with no updater object
     (a loop of small operations pays for every line)."""
