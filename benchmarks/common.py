@@ -367,3 +367,16 @@ def resolve_checkout(path: str | os.PathLike[str] | None, env: str, files: tuple
                            f"{', '.join(files)} in it, missing {', '.join(missing)} "
                            f"(git clone {url})")
     return root
+
+
+def algorithms_module() -> Any:
+    """benchmarks/algorithms.py as a module (imported by path: its name would shadow the
+    algorithms package): its Graph, weights and naive CuPy baselines for other scripts."""
+    name = "gblas_bench_algorithms"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("algorithms.py"))
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[name] = mod  # its dataclasses look it up
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod

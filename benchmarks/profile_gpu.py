@@ -43,7 +43,7 @@ def _algorithm(name: str, A: Any, G: Any) -> Callable[[], Any]:  # noqa: N803
         return ops_overhead._cupyx_pagerank(A.to_scipy_sparse(), 0.85, 1e-9, 100)
     # the workloads of benchmarks/algorithms.py: its seeded source of positive degree, and
     # for SSSP its integer weights 1..255
-    bench = _bench_module()
+    bench = common.algorithms_module()
     csr = A.to_scipy_sparse().tocsr()
     src = int(common.pick_sources(np.diff(csr.indptr), 1, 1)[0])
     if name == "sssp":
@@ -62,18 +62,6 @@ def _algorithm(name: str, A: Any, G: Any) -> Callable[[], Any]:  # noqa: N803
             G, sources=common.pick_sources(np.diff(csr.indptr), 8, 1)),
     }
     return calls[name]
-
-
-def _bench_module() -> Any:
-    """benchmarks/algorithms.py (its name would shadow the algorithms package)."""
-    import importlib.util  # noqa: PLC0415
-
-    spec = importlib.util.spec_from_file_location(
-        "gblas_bench_algorithms", Path(__file__).with_name("algorithms.py"))
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[spec.name] = mod  # type: ignore[union-attr] - its dataclasses look it up
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
 
 
 def _gaps(trace: Path, rows: int) -> None:
