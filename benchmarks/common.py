@@ -380,3 +380,17 @@ def algorithms_module() -> Any:
     sys.modules[name] = mod  # its dataclasses look it up
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
     return mod
+
+
+def synced_times(fn: Callable[[], Any], sync: Callable[[], None], reps: int) -> list[float]:
+    """Seconds of ``reps`` calls of ``fn``, each followed by ``sync`` (a device
+    synchronisation, or nothing on the CPU), after one untimed call."""
+    fn()
+    sync()
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        ts.append(time.perf_counter() - t0)
+    return ts

@@ -51,15 +51,7 @@ def _timer(device: str) -> tuple[Callable[[], None], Any]:
 
 
 def _median_ms(fn: Callable[[], Any], sync: Callable[[], None], reps: int) -> float:
-    fn()
-    sync()
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts) * 1e3
+    return statistics.median(common.synced_times(fn, sync, reps)) * 1e3
 
 
 def cases(n: int, nnz: int, device: str, seed: int) -> list[tuple[str, float, Callable, Any]]:

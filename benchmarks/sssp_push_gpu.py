@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,14 +30,7 @@ from gblas.algorithms import sssp  # noqa: E402
 
 def _timed(fn: Callable[[], Any], reps: int, sync: Callable[[], None]) -> tuple[float, float]:
     """(median, best) ms of ``reps`` synchronised calls after one untimed call."""
-    fn()
-    sync()
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        ts.append(time.perf_counter() - t0)
+    ts = common.synced_times(fn, sync, reps)
     return float(np.median(ts)) * 1e3, min(ts) * 1e3
 
 
