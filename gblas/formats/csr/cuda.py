@@ -343,7 +343,7 @@ def mxv_push(call: MxvCall) -> VecData:
     with cp.cuda.Device(dev):
         xi = cp.ascontiguousarray(xi, dtype=np.int64)
         mask, use_mask, mcomp = _mask(call, cp)
-        scan, est = _edge_scan(MT, xi, cp)
+        scan, est = _edge_scan(MT, xi, cp, dev)
         claim = cp.full(n, _CLAIM_FREE, dtype=np.int32)
         pres, vals, count = _bitmap_out(n, out, cp, True)
         k1 = get_kernel(dev, "mxv_push_claim")
@@ -365,12 +365,11 @@ def mxv_push(call: MxvCall) -> VecData:
     return res
 
 
-def _edge_scan(MT: CSR, xi: Any, cp: Any) -> tuple[Any, int]:  # noqa: N803
+def _edge_scan(MT: CSR, xi: Any, cp: Any, dev: int) -> tuple[Any, int]:  # noqa: N803
     """(the running sum of the frontier's out-degrees, nf + 1 entries, its total last; an
     estimate of that total for the grid: the total stays on the device, no read)."""
     nf = int(xi.shape[0])
     raw = cp.empty(nf + 1, dtype=np.int64)
-    dev = _dev_id(MT.indptr)
     get_kernel(dev, "frontier_degrees")((_grid(nf + 1, dev),), (_BLOCK,),
                                         (MT.indptr, xi, np.int64(nf), raw))
     return cp.cumsum(raw), nf * max(1, MT.nnz // max(MT.nrows, 1))
@@ -392,7 +391,7 @@ def _push_atomic(call: MxvCall, xi: Any, xv: Any) -> VecData:
     with cp.cuda.Device(dev):
         xi = cp.ascontiguousarray(xi, dtype=np.int64)
         mask, use_mask, mcomp = _mask(call, cp)
-        scan, est = _edge_scan(MT, xi, cp)
+        scan, est = _edge_scan(MT, xi, cp, dev)
         pres, vals, count = _bitmap_out(n, out, cp, True)
         pres.data.memset_async(0, n)
         keys = vals.view(np.uint64) if out.itemsize == 8 else cp.empty(n, dtype=np.uint64)
