@@ -63,66 +63,101 @@ def _fold(aop, acc, t):  # noqa: ANN001, ANN202
     return acc if (acc > t or t != t) else t
 
 
+# Indices are unsigned in the row loops: Numba wraps a negative signed index around (a
+# compare and a select at every array read), which cost 40 % of a pull over luxembourg_osm's
+# rows of two entries (one thread: 809 -> 479 µs, 2026-11-27). Mixing uint64 with int64
+# would give float64 in Numba: every index below stays uint64 (_ONE, not 1).
+_ONE = np.uint64(1)
+
+
 @numba.njit(inline="always")
-def _row(i, indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
-         aop, mop, out, pres):
-    """Row i of T."""
-    if use_mask and mask[i] == mcomp:
-        pres[i] = False
-        return
-    lo = indptr[i]
-    hi = indptr[i + 1]
+def _full_row(i, indptr, indices, mvals, m_iso, x, aop, mop, out, pres):  # noqa: ANN001, ANN202
+    """Row i (uint64) of T for a full x."""
+    lo = np.uint64(indptr[i])
+    hi = np.uint64(indptr[i + _ONE])
     if lo == hi:
         pres[i] = False
         return
+    acc = _prod(mop, mvals, m_iso, lo, x[np.uint64(indices[lo])])
+    for p in range(lo + _ONE, hi):
+        acc = _fold(aop, acc, _prod(mop, mvals, m_iso, p, x[np.uint64(indices[p])]))
+    out[i] = acc
+    pres[i] = True
+
+
+@numba.njit(inline="always")
+def _row(i, indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
+         aop, mop, out, pres):
+    """Row i (uint64) of T."""
+    if use_mask and mask[i] == mcomp:
+        pres[i] = False
+        return
     if x_full:
-        acc = _prod(mop, mvals, m_iso, lo, x[indices[lo]])
-        for p in range(lo + 1, hi):
-            acc = _fold(aop, acc, _prod(mop, mvals, m_iso, p, x[indices[p]]))
-        out[i] = acc
-        pres[i] = True
-    else:
-        k0 = indices[lo]
-        found = xpres[k0]
-        acc = _prod(mop, mvals, m_iso, lo, x[k0])
-        for p in range(lo + 1, hi):
-            k = indices[p]
-            b = xpres[k]
-            t = _prod(mop, mvals, m_iso, p, x[k])
-            folded = _fold(aop, acc, t) if found else t
-            acc = folded if b else acc
-            found = found or b
-        out[i] = acc
-        pres[i] = found
+        _full_row(i, indptr, indices, mvals, m_iso, x, aop, mop, out, pres)
+        return
+    lo = np.uint64(indptr[i])
+    hi = np.uint64(indptr[i + _ONE])
+    if lo == hi:
+        pres[i] = False
+        return
+    k0 = np.uint64(indices[lo])
+    found = xpres[k0]
+    acc = _prod(mop, mvals, m_iso, lo, x[k0])
+    for p in range(lo + _ONE, hi):
+        k = np.uint64(indices[p])
+        b = xpres[k]
+        t = _prod(mop, mvals, m_iso, p, x[k])
+        folded = _fold(aop, acc, t) if found else t
+        acc = folded if b else acc
+        found = found or b
+    out[i] = acc
+    pres[i] = found
+
+
+# a row costs about as much as this many entries (the inner loop's exit, mispredicted when
+# row lengths vary, and the stores): email-Enron's rows of 1-2 entries made the second half
+# of its rows by entries 1.9x as slow as the first (2-core EPYC, 2026-11-27)
+ROW_COST = 8
+PIECES = 2  # pieces a thread: some slack when one thread is slowed
+
+
+@numba.njit(inline="always")
+def _row_cut(indptr, part, parts):  # noqa: ANN001, ANN202
+    """First row of piece ``part`` of ``parts`` pieces of about equal work (entries +
+    ROW_COST per row): a binary search, so each thread finds its own rows."""
+    n = indptr.shape[0] - 1
+    target = (indptr[n] + ROW_COST * n) * part // parts
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if indptr[mid] + ROW_COST * mid < target:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 @numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
 def _pull(indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
-          aop, mop, out, pres):
-    for ii in prange(indptr.shape[0] - 1):
-        _row(np.int64(ii), indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask,
-             mcomp, aop, mop, out, pres)
+          aop, mop, out, pres, parts):
+    for t in prange(parts):
+        first = np.uint64(_row_cut(indptr, t, parts))
+        for i in range(first, np.uint64(_row_cut(indptr, t + 1, parts))):
+            _row(i, indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,
+                 aop, mop, out, pres)
 
 
 @numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
-def _pull_full(indptr, indices, mvals, m_iso, x, aop, mop, out, pres):  # noqa: ANN001, ANN202
+def _pull_full(indptr, indices, mvals, m_iso, x, aop, mop, out, pres, parts):  # noqa: ANN001, ANN202
     """_pull for a full x and no mask (PageRank's w, FastSV's gf): no presence or mask
-    test in the row loop. min.second on luxembourg_osm: 318 µs on one thread, 131 µs on
-    two, against 417 / 197 µs through _row (2026-11-26, idle)."""
-    for ii in prange(indptr.shape[0] - 1):
-        lo = indptr[ii]
-        hi = indptr[ii + 1]
-        if lo == hi:
-            pres[ii] = False
-            continue
-        acc = _prod(mop, mvals, m_iso, lo, x[indices[lo]])
-        for p in range(lo + 1, hi):
-            acc = _fold(aop, acc, _prod(mop, mvals, m_iso, p, x[indices[p]]))
-        out[ii] = acc
-        pres[ii] = True
+    test in the row loop."""
+    for t in prange(parts):
+        first = np.uint64(_row_cut(indptr, t, parts))
+        for i in range(first, np.uint64(_row_cut(indptr, t + 1, parts))):
+            _full_row(i, indptr, indices, mvals, m_iso, x, aop, mop, out, pres)
 
 
-SMALL_WORK = 1 << 16  # entries + rows below which rows are split statically
 # entries + rows below which one thread pulls: a parallel region over a tiny input can
 # stall for milliseconds on a loaded machine, but on an idle 16-core host a 37 K pull took
 # 52 µs in parallel against 228 µs on one thread (ops_overhead.py, 2026-11-25)
@@ -160,15 +195,17 @@ def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: 
     else:
         kernel, args = _pull, (ptr, ind, mvals, m_iso, x, xpres, full, mask, use_mask,
                                bool(mask_comp), aop, mop, out, pres)
-    threads = numba.get_num_threads()
     work = indices.shape[0] + n
-    if threads == 1 or work < SMALL_WORK:
-        with threads_for(work, SERIAL_WORK):  # tiny: one thread; else static halves
-            kernel(*args)
-        return pres, out
-    # dynamic chunks of rows: a power-law graph's hub rows would unbalance static halves
-    with numba.parallel_chunksize(int(min(max(n // (threads * 32), 16), 4096))):
-        kernel(*args)
+    # pieces of about equal work, handed to the threads as they come free: dynamic chunks of
+    # rows (parallel_chunksize over the rows) balanced email-Enron's short rows badly, and
+    # static halves lose when one thread is slowed (a loaded VM)
+    threads = numba.get_num_threads()
+    if threads == 1 or work < SERIAL_WORK:
+        with threads_for(work, SERIAL_WORK):
+            kernel(*args, 1)
+    else:
+        with numba.parallel_chunksize(1):
+            kernel(*args, threads * PIECES)
     return pres, out
 
 

@@ -103,3 +103,48 @@ def test_isequal_dense_cpu_vs_entries(data: st.DataObject) -> None:
         a[0][a[1]], b[0][b[1]], equal_nan=dt.kind == "f"))
     assert va.isequal(vb) is expected
     assert vb.isequal(va) is expected
+
+
+def _skewed_csr(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """CSR arrays of a random n×n pattern with hub rows, empty rows and rows of one entry."""
+    rng = np.random.default_rng(seed)
+    deg = rng.choice([0, 1, 2, 3, 40], size=n, p=[0.2, 0.3, 0.2, 0.2, 0.1])
+    deg[rng.integers(0, n, size=2)] = n // 2  # two hubs
+    indptr = np.concatenate(([0], np.cumsum(deg))).astype(np.int64)
+    indices = np.concatenate([np.sort(rng.choice(n, size=int(k), replace=False))
+                              for k in deg]).astype(np.int64)
+    return indptr, indices
+
+
+def test_pull_pieces_cover_every_row_once() -> None:
+    """The specialised pull cut into any number of pieces of equal work (``_row_cut``)
+    gives the result of one piece, and SciPy's: every row folded once, by one thread."""
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    from gblas.backend import spmv  # noqa: PLC0415
+    from gblas.semirings.codegen_numba import PLUS, SECOND  # noqa: PLC0415
+    for seed, n in ((1, 5000), (2, 777), (3, 1)):
+        indptr, indices = _skewed_csr(seed, n)
+        cuts = [spmv._row_cut(indptr, t, 7) for t in range(8)]
+        assert cuts[0] == 0 and cuts[-1] == n and cuts == sorted(cuts)
+        x = np.random.default_rng(seed).random(n)
+        expected = sp.csr_matrix((np.ones(indices.size), indices, indptr), shape=(n, n)) @ x
+        results = []
+        for parts in (1, 2, 3, 7, 64, n + 5):
+            out, pres = np.full(n, np.nan), np.zeros(n, np.bool_)
+            spmv._pull_full(indptr, indices, np.zeros(1), True, x, PLUS, SECOND, out, pres,
+                            parts)
+            np.testing.assert_array_equal(pres, np.diff(indptr) > 0)
+            results.append(out[pres])
+            bout, bpres = np.full(n, np.nan), np.zeros(n, np.bool_)
+            xpres = np.arange(n) % 3 != 0
+            mask = np.arange(n) % 5 != 0
+            spmv._pull(indptr, indices, np.zeros(1), True, x, xpres, False, mask, True,
+                       False, PLUS, SECOND, bout, bpres, parts)
+            masked = sp.csr_matrix((np.ones(indices.size), indices, indptr), shape=(n, n))
+            want_pres = (masked @ xpres.astype(float) > 0) & mask
+            np.testing.assert_array_equal(bpres, want_pres)
+            np.testing.assert_allclose(bout[bpres], (masked @ np.where(xpres, x, 0))[bpres])
+        for r in results[1:]:
+            np.testing.assert_array_equal(r, results[0])  # the same sums, bit for bit
+        np.testing.assert_allclose(results[0], expected[np.diff(indptr) > 0])
