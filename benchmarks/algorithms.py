@@ -61,6 +61,11 @@ import gblas as gb
 import gblas.algorithms as alg
 
 ALGOS = ("pr", "sssp", "cc", "tc", "bc")
+# a pause before each timed call: SuiteSparse's own OpenMP runtime (ga, gb2) spins its
+# threads for milliseconds after a call, and on the 2-core VM they took a core from the
+# gblas call timed next (PageRank on ego-Facebook 20 ms alone, 25 ms interleaved with ga;
+# 2026-11-27). Every system then starts on a quiet machine, as when a user runs only one.
+SETTLE_S = 0.03
 ALGO_NAMES = {"pr": "pagerank", "sssp": "sssp", "cc": "connected_components",
               "tc": "triangle_count", "bc": "betweenness_centrality"}
 CPU_PEERS = ("ga", "gb2", "scipy", "nx")
@@ -501,6 +506,7 @@ def run_bench(b: Bench, reps: int, budget: float, timeout: float) -> dict[str, A
                     d["times_ms"].append(d["warmup_ms"])
                     d["note"] = "1 run (warm-up over --budget)"
                 continue
+            time.sleep(SETTLE_S)
             try:
                 t, _ = common.time_call(limited(b.systems[name][0], timeout))
                 d["times_ms"].append(t * 1e3)
