@@ -44,6 +44,9 @@ Data structures (n vertices, m edges):
   words are dealt round-robin to the threads for balance.
 - both steps are bound by dependent cache misses (row pointers, then the row); they
   prefetch a few vertices ahead (``llvm.prefetch``), which the hardware cannot guess.
+- the edge loops index with unsigned positions and ids (uint64): Numba tests a signed
+  index for wrap-around at every read, which cost a third of a search of road-usroads
+  (537 serial push levels: 7.7 -> 5.0 ms, the 2-core VM, 2026-11-27).
 
 Nothing is O(n) in a push step; a pull step reads n/64 visited words and the rows of the
 unvisited vertices. The queue is converted to bitmaps (one pass over ``levels``) when the
@@ -237,13 +240,13 @@ def _push_serial(indptr: Any, indices: Any, fq: Any, cnt: Any, cap: int, levels:
                                       fn, 0, mine, cap, ncnt, over, False)
                 scout += sc
                 continue
-            for p in range(p0, p1):
-                v = indices[p]
+            for p in range(np.uint64(p0), np.uint64(p1)):
+                v = np.uint64(indices[p])
                 lv = levels[v]
                 if lv < 0:
                     levels[v] = k
                     scout += -lv - 1
-                    fn[mine] = v
+                    fn[np.uint64(mine)] = v
                     mine += 1
                     if want_parents:
                         parents[v] = u
@@ -284,13 +287,13 @@ def _push_worker(w: int, indptr: Any, indices: Any, fq: Any, cnt: Any, cap: int,
                                              True)
                     sc += extra
                     continue
-                for p in range(p0, p1):
-                    v = indices[p]
+                for p in range(np.uint64(p0), np.uint64(p1)):
+                    v = np.uint64(indices[p])
                     lv = levels[v]
                     if lv < 0:
                         if _cas(levels, v, lv, k) == lv:  # claimed: v is ours to queue
                             sc += -lv - 1
-                            fn[base + mine] = v
+                            fn[np.uint64(base + mine)] = v
                             mine += 1
                         lv = k  # a lost claim lost to a vertex of this level
                     if want_parents and lv == k and u < parents[v]:
@@ -377,9 +380,9 @@ def _pull(indptr_t: Any, indices_t: Any, levels: Any, parents: Any, want_parents
                     b = _ctz(todo)
                     todo &= todo - _ONE
                     v = w * 64 + np.int64(b)
-                    for p in range(indptr_t[v], indptr_t[v + 1]):
-                        u = indices_t[p]
-                        if (front[u >> 6] >> np.uint64(u & 63)) & _ONE:
+                    for p in range(np.uint64(indptr_t[v]), np.uint64(indptr_t[v + 1])):
+                        u = np.uint64(indices_t[p])
+                        if (front[u >> np.uint64(6)] >> (u & np.uint64(63))) & _ONE:
                             levels[v] = k
                             if want_parents:
                                 parents[v] = u
