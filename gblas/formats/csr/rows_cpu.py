@@ -168,15 +168,19 @@ def keep_entries(A: CSR, keep: np.ndarray) -> CSR:  # noqa: N803
 # ====================================================================== row/column gather
 @numba.njit(cache=True, inline="always", **_JIT_OPTS)
 def _insertion_sort(keys, vals, lo, hi, with_vals):  # noqa: ANN001, ANN202
-    for p in range(lo + 1, hi):
+    # unsigned positions here and in the gather below: Numba tests a signed index for
+    # wrap-around at every read (see backend/spmv.py)
+    one = np.uint64(1)
+    ulo = np.uint64(lo)
+    for p in range(ulo + one, np.uint64(hi)):
         k = keys[p]
         v = vals[p] if with_vals else 0
         q = p
-        while q > lo and keys[q - 1] > k:
-            keys[q] = keys[q - 1]
+        while q > ulo and keys[q - one] > k:
+            keys[q] = keys[q - one]
             if with_vals:
-                vals[q] = vals[q - 1]
-            q -= 1
+                vals[q] = vals[q - one]
+            q -= one
         keys[q] = k
         if with_vals:
             vals[q] = v
@@ -214,15 +218,17 @@ def _sort_run(keys, vals, lo, hi, nbits, with_vals, sk, sv, count):  # noqa: ANN
         sh = max(0, _bit_length(kmax - kmin) - lg)
         nb = ((kmax - kmin) >> sh) + 1
         count[: nb + 1] = 0
-        for q in range(lo, hi):
-            count[((keys[q] - kmin) >> sh) + 1] += 1
+        one = np.uint64(1)
+        for q in range(np.uint64(lo), np.uint64(hi)):
+            count[np.uint64((keys[q] - kmin) >> sh) + one] += 1
         for b in range(nb):
             count[b + 1] += count[b]
-        for q in range(lo, hi):
-            b = (keys[q] - kmin) >> sh
-            sk[count[b]] = keys[q]
+        for q in range(np.uint64(lo), np.uint64(hi)):
+            b = np.uint64((keys[q] - kmin) >> sh)
+            c = np.uint64(count[b])
+            sk[c] = keys[q]
             if with_vals:
-                sv[count[b]] = vals[q]
+                sv[c] = vals[q]
             count[b] += 1
         keys[lo:hi] = sk[:d]
         if with_vals:
@@ -239,15 +245,16 @@ def _sort_run(keys, vals, lo, hi, nbits, with_vals, sk, sv, count):  # noqa: ANN
     shift = 0
     while shift < nbits:
         count[: mask + 2] = 0
-        for q in range(d):
-            count[((src_k[q] >> shift) & mask) + 1] += 1
+        for q in range(np.uint64(d)):
+            count[np.uint64((src_k[q] >> shift) & mask) + np.uint64(1)] += 1
         for b in range(mask + 1):
             count[b + 1] += count[b]
-        for q in range(d):
-            b = (src_k[q] >> shift) & mask
-            dst_k[count[b]] = src_k[q]
+        for q in range(np.uint64(d)):
+            b = np.uint64((src_k[q] >> shift) & mask)
+            c = np.uint64(count[b])
+            dst_k[c] = src_k[q]
             if with_vals:
-                dst_v[count[b]] = src_v[q]
+                dst_v[c] = src_v[q]
             count[b] += 1
         src_k, dst_k = dst_k, src_k
         src_v, dst_v = dst_v, src_v
@@ -275,17 +282,19 @@ def _gather_rows(r0, r1, indptr, indices, rows, colmap, nbits, o_ptr, o_idx, pos
     sk = np.empty(256, dtype=o_idx.dtype)
     sv = np.empty(256, dtype=pos.dtype)
     count = np.empty(2050, dtype=np.int64)
+    one = np.uint64(1)
     for r in range(r0, r1):
-        o = o_ptr[r]
-        for p in range(indptr[rows[r]], indptr[rows[r] + 1]):
-            c = colmap[indices[p]]
+        o = np.uint64(o_ptr[r])
+        u = np.uint64(rows[r])
+        for p in range(np.uint64(indptr[u]), np.uint64(indptr[u + one])):
+            c = colmap[np.uint64(indices[p])]
             if c >= 0:
                 o_idx[o] = c
                 if with_pos:
                     pos[o] = p
-                o += 1
+                o += one
         if nbits > 0:
-            _sort_run(o_idx, pos, o_ptr[r], o, nbits, with_pos, sk, sv, count)
+            _sort_run(o_idx, pos, o_ptr[r], np.int64(o), nbits, with_pos, sk, sv, count)
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
