@@ -367,58 +367,63 @@ def _count_rows(r0, r1, a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx, nwords, pf, 
     one = np.uint64(1)
     bits = _bitmap(nwords if nwords > 0 else 1)
     dummy = np.zeros(1, dtype=np.bool_)
-    for i in range(r0, r1):
-        ms = m_ptr[i]
-        me = m_ptr[i + 1]
-        pa0 = a_ptr[i]
-        ea = a_ptr[i + 1]
+    # unsigned positions in the loops: Numba tests a signed index for wrap-around at every
+    # read (backend/spmv.py); the galloping path keeps signed ones (_next_match)
+    for i in range(np.uint64(r0), np.uint64(r1)):
+        ms = np.uint64(m_ptr[i])
+        me = np.uint64(m_ptr[i + one])
+        pa0 = np.uint64(a_ptr[i])
+        ea = np.uint64(a_ptr[i + one])
         la = ea - pa0
         marked = False
         nz = 0
         for pm in range(ms, me):
             if pf:
-                _prefetch_ahead(m_idx, pm, bt_ptr, bt_idx, dummy, True)
-            j = m_idx[pm]
-            pb = bt_ptr[j]
-            eb = bt_ptr[j + 1]
+                _prefetch_ahead(m_idx, np.int64(pm), bt_ptr, bt_idx, dummy, True)
+            j = np.uint64(m_idx[pm])
+            pb = np.uint64(bt_ptr[j])
+            eb = np.uint64(bt_ptr[j + one])
             lb = eb - pb
             c = 0
             if la == 0 or lb == 0:
                 pass
-            elif la * 32 < lb or (nwords == 0 and lb * 32 < la):
+            elif la * np.uint64(32) < lb or (nwords == 0 and lb * np.uint64(32) < la):
                 mode = 1 if la < lb else 2
-                pa = pa0
+                spa = np.int64(pa0)
+                spb = np.int64(pb)
+                sea = np.int64(ea)
+                seb = np.int64(eb)
                 while True:
-                    pa, pb = _next_match(a_idx, pa, ea, bt_idx, pb, eb, mode)
-                    if pa >= ea:
+                    spa, spb = _next_match(a_idx, spa, sea, bt_idx, spb, seb, mode)
+                    if spa >= sea:
                         break
                     c += 1
-                    pa += 1
-                    pb += 1
+                    spa += 1
+                    spb += 1
             elif nwords > 0:
                 if not marked:
                     for p in range(pa0, ea):
-                        k = a_idx[p]
-                        bits[k >> 6] |= one << np.uint64(k & 63)
+                        k = np.uint64(a_idx[p])
+                        bits[k >> np.uint64(6)] |= one << (k & np.uint64(63))
                     marked = True
                 for q in range(pb, eb):
-                    k = bt_idx[q]
-                    c += np.int64((bits[k >> 6] >> np.uint64(k & 63)) & one)
+                    k = np.uint64(bt_idx[q])
+                    c += np.int64((bits[k >> np.uint64(6)] >> (k & np.uint64(63))) & one)
             else:
                 pa = pa0
                 while pa < ea and pb < eb:
                     ka = a_idx[pa]
                     kb = bt_idx[pb]
                     c += ka == kb
-                    pa += ka <= kb
-                    pb += kb <= ka
+                    pa += np.uint64(ka <= kb)
+                    pb += np.uint64(kb <= ka)
             out_pres[pm] = c != 0
             out_vals[pm] = cast_to(c, like)
             nz += c != 0
         row_nz[i] = nz
         if marked:
             for p in range(pa0, ea):
-                bits[a_idx[p] >> 6] = 0
+                bits[np.uint64(a_idx[p]) >> np.uint64(6)] = 0
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
