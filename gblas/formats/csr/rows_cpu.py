@@ -57,6 +57,18 @@ def first_ge(a, lo, hi, x):  # noqa: ANN001, ANN202
     return lo
 
 
+@numba.njit(cache=True, inline="always", **_JIT_OPTS)
+def _first_ge_u(a, lo, hi, x):  # noqa: ANN001, ANN202
+    """first_ge over unsigned positions (no wrap-around test per read: backend/spmv.py)."""
+    while lo < hi:
+        mid = (lo + hi) >> np.uint64(1)
+        if a[mid] < x:
+            lo = mid + np.uint64(1)
+        else:
+            hi = mid
+    return lo
+
+
 @numba.njit(cache=True, parallel=True, **_JIT_OPTS)
 def _select_runs(indptr, indices, op, t, ncols, start, skip, o_ptr):  # noqa: ANN001, ANN202
     """Per row: the start of its kept run, the position of the excluded column in it (-1
@@ -64,33 +76,39 @@ def _select_runs(indptr, indices, op, t, ncols, start, skip, o_ptr):  # noqa: AN
     the caller scans the counts)."""
     for i in prange(indptr.shape[0] - 1):
         lo, hi, ex = _select_bounds(op, i, t, ncols)
-        s, e = indptr[i], indptr[i + 1]
+        s = np.uint64(indptr[i])
+        e = np.uint64(indptr[i + 1])
         p = q = s
         x = np.int64(-1)
         if lo <= hi and s < e:
-            p = first_ge(indices, s, e, lo)
-            q = first_ge(indices, p, e, hi + 1)
+            p = _first_ge_u(indices, s, e, lo)
+            q = _first_ge_u(indices, p, e, hi + 1)
             if ex != _NO_COL:
-                k = first_ge(indices, p, q, ex)
+                k = _first_ge_u(indices, p, q, ex)
                 if k < q and indices[k] == ex:
-                    x = k
+                    x = np.int64(k)
         start[i] = p
         skip[i] = x
-        o_ptr[i + 1] = q - p - (x >= 0)
+        o_ptr[i + 1] = np.int64(q - p) - (x >= 0)
 
 
 @numba.njit(cache=True, parallel=True, **_JIT_OPTS)
 def _select_fill(indices, start, skip, o_ptr, bounds, o_idx, pos, with_pos):  # noqa: ANN001, ANN202
+    one = np.uint64(1)
     for b in prange(bounds.shape[0] - 1):
-        for i in range(bounds[b], bounds[b + 1]):
-            p = start[i]
-            o = o_ptr[i]
-            for r in range(p, p + o_ptr[i + 1] - o + (skip[i] >= 0)):
-                if r != skip[i]:
+        # unsigned positions; the row's excluded position in a local (the stores into
+        # o_idx could alias skip, so it was read again for every entry)
+        for i in range(np.uint64(bounds[b]), np.uint64(bounds[b + 1])):
+            p = np.uint64(start[i])
+            o = np.uint64(o_ptr[i])
+            x = skip[i]
+            e = p + np.uint64(o_ptr[i + one]) - o + np.uint64(x >= 0)
+            for r in range(p, e):
+                if np.int64(r) != x:
                     o_idx[o] = indices[r]
                     if with_pos:
                         pos[o] = r
-                    o += 1
+                    o += one
 
 
 def select_range(A: CSR, name: str, thunk: int) -> CSR:
