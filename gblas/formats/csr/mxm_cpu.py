@@ -534,14 +534,15 @@ def _compact(bounds, m_ptr, m_idx, pres, vals, c_ptr):  # noqa: ANN001, ANN202
     of the rows' present entries, which the dot kernels count): (indices, values)."""
     c_idx = np.empty(c_ptr[-1], dtype=np.int64)
     c_vals = np.empty(c_ptr[-1], dtype=vals.dtype)
+    one = np.uint64(1)
     for b in prange(bounds.shape[0] - 1):
-        for i in range(bounds[b], bounds[b + 1]):
-            q = c_ptr[i]
-            for p in range(m_ptr[i], m_ptr[i + 1]):
+        for i in range(np.uint64(bounds[b]), np.uint64(bounds[b + 1])):
+            q = np.uint64(c_ptr[i])
+            for p in range(np.uint64(m_ptr[i]), np.uint64(m_ptr[i + one])):
                 if pres[p]:
                     c_idx[q] = m_idx[p]
                     c_vals[q] = vals[p]
-                    q += 1
+                    q += one
     return c_idx, c_vals
 
 
