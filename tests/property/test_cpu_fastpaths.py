@@ -148,3 +148,38 @@ def test_pull_pieces_cover_every_row_once() -> None:
         for r in results[1:]:
             np.testing.assert_array_equal(r, results[0])  # the same sums, bit for bit
         np.testing.assert_allclose(results[0], expected[np.diff(indptr) > 0])
+
+
+def test_pull_operator_copies_match_a_row_fold() -> None:
+    """Each copy of the row loop with its operators fixed (min_plus, plus_times, min_second,
+    plus_second) and the shared one (max_times, plus_first) against a plain per-row fold,
+    with matrix values, a full or a partial x, a mask, and several pieces."""
+    from gblas.backend import spmv  # noqa: PLC0415
+    from gblas.semirings.codegen_numba import FIRST, MAX, MIN, PLUS, SECOND, TIMES  # noqa: PLC0415
+    fold = {PLUS: lambda a, b: a + b, MIN: min, MAX: max}
+    prod = {SECOND: lambda a, x: x, FIRST: lambda a, x: a, TIMES: lambda a, x: a * x,
+            PLUS: lambda a, x: a + x}
+    indptr, indices = _skewed_csr(4, 300)
+    rng = np.random.default_rng(4)
+    vals = rng.integers(1, 9, indices.size).astype(np.float64)
+    x = rng.integers(-5, 6, 300).astype(np.float64)
+    xpres = rng.random(300) < 0.6
+    mask = rng.random(300) < 0.7
+    for aop, mop in ((MIN, PLUS), (PLUS, TIMES), (MIN, SECOND), (PLUS, SECOND), (MAX, TIMES),
+                     (PLUS, FIRST)):
+        for full in (True, False):
+            out, pres = np.zeros(300), np.zeros(300, np.bool_)
+            if full:
+                spmv._pull_full(indptr, indices, vals, False, x, aop, mop, out, pres, 5)
+            else:
+                spmv._pull(indptr, indices, vals, False, x, xpres, False, mask, True, False,
+                           aop, mop, out, pres, 5)
+            for i in range(300):
+                ks = [p for p in range(indptr[i], indptr[i + 1])
+                      if full or (mask[i] and xpres[indices[p]])]
+                assert pres[i] == bool(ks), (aop, mop, full, i)
+                if ks:
+                    acc = prod[mop](vals[ks[0]], x[indices[ks[0]]])
+                    for p in ks[1:]:
+                        acc = fold[aop](acc, prod[mop](vals[p], x[indices[p]]))
+                    assert out[i] == acc, (aop, mop, full, i)
