@@ -152,28 +152,14 @@ def _rows_full(first, last, indptr, indices, mvals, m_iso, x, aop, mop, out, pre
         _full_row(i, indptr, indices, mvals, m_iso, x, aop, mop, out, pres)
 
 
-# The common products get their own copy of the row loop with the operators as constants
-# (the rest share one that switches on them per entry): with a value read per entry LLVM
-# did not hoist the switch out of the loop (min_plus over ego-Facebook's weights: 0.56 ->
-# 0.23 ms), and the shared loop's branches slowed the others' copies by 5-15 %.
 @numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
 def _pull(indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
           aop, mop, out, pres, parts):
     for t in prange(parts):
         first = np.uint64(_row_cut(indptr, t, parts))
         last = np.uint64(_row_cut(indptr, t + 1, parts))
-        if not m_iso and aop == MIN and mop == PLUS:  # Bellman-Ford's relaxation
-            _rows(first, last, indptr, indices, mvals, False, x, xpres, x_full, mask,
-                  use_mask, mcomp, MIN, PLUS, out, pres)
-        elif not m_iso and aop == PLUS and mop == TIMES:
-            _rows(first, last, indptr, indices, mvals, False, x, xpres, x_full, mask,
-                  use_mask, mcomp, PLUS, TIMES, out, pres)
-        elif aop == MIN and mop == SECOND:  # FastSV's min of the neighbours' labels
-            _rows(first, last, indptr, indices, mvals, True, x, xpres, x_full, mask,
-                  use_mask, mcomp, MIN, SECOND, out, pres)
-        else:
-            _rows(first, last, indptr, indices, mvals, m_iso, x, xpres, x_full, mask,
-                  use_mask, mcomp, aop, mop, out, pres)
+        _rows(first, last, indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask,
+              mcomp, aop, mop, out, pres)
 
 
 @numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
@@ -183,17 +169,44 @@ def _pull_full(indptr, indices, mvals, m_iso, x, aop, mop, out, pres, parts):  #
     for t in prange(parts):
         first = np.uint64(_row_cut(indptr, t, parts))
         last = np.uint64(_row_cut(indptr, t + 1, parts))
-        if not m_iso and aop == MIN and mop == PLUS:
-            _rows_full(first, last, indptr, indices, mvals, False, x, MIN, PLUS, out, pres)
-        elif not m_iso and aop == PLUS and mop == TIMES:  # weighted PageRank, SpMV
-            _rows_full(first, last, indptr, indices, mvals, False, x, PLUS, TIMES, out,
-                       pres)
-        elif aop == PLUS and mop == SECOND:  # PageRank
-            _rows_full(first, last, indptr, indices, mvals, True, x, PLUS, SECOND, out, pres)
-        elif aop == MIN and mop == SECOND:  # FastSV
-            _rows_full(first, last, indptr, indices, mvals, True, x, MIN, SECOND, out, pres)
-        else:
-            _rows_full(first, last, indptr, indices, mvals, m_iso, x, aop, mop, out, pres)
+        _rows_full(first, last, indptr, indices, mvals, m_iso, x, aop, mop, out, pres)
+
+
+# Kernels of their own, the operators constants, for the products that read a matrix value
+# per entry: there LLVM kept the shared kernel's operator switch inside the loop (min_plus
+# over ego-Facebook's weights: 0.56 -> 0.23 ms). Separate kernels, chosen in pull(), rather
+# than branches in one: a parallel kernel with four inlined copies took 30 s to compile.
+@numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
+def _pull_min_plus(indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
+                   aop, mop, out, pres, parts):
+    """_pull of min_plus over the matrix's values (Bellman-Ford's relaxation)."""
+    for t in prange(parts):
+        first = np.uint64(_row_cut(indptr, t, parts))
+        last = np.uint64(_row_cut(indptr, t + 1, parts))
+        _rows(first, last, indptr, indices, mvals, False, x, xpres, x_full, mask, use_mask,
+              mcomp, MIN, PLUS, out, pres)
+
+
+@numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
+def _pull_full_min_plus(indptr, indices, mvals, m_iso, x, aop, mop, out, pres, parts):  # noqa: ANN001, ANN202
+    """_pull_full of min_plus over the matrix's values."""
+    for t in prange(parts):
+        first = np.uint64(_row_cut(indptr, t, parts))
+        last = np.uint64(_row_cut(indptr, t + 1, parts))
+        _rows_full(first, last, indptr, indices, mvals, False, x, MIN, PLUS, out, pres)
+
+
+@numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
+def _pull_full_plus_times(indptr, indices, mvals, m_iso, x, aop, mop, out, pres, parts):  # noqa: ANN001, ANN202
+    """_pull_full of plus_times over the matrix's values (weighted PageRank, SpMV)."""
+    for t in prange(parts):
+        first = np.uint64(_row_cut(indptr, t, parts))
+        last = np.uint64(_row_cut(indptr, t + 1, parts))
+        _rows_full(first, last, indptr, indices, mvals, False, x, PLUS, TIMES, out, pres)
+
+
+_OWN_FULL = {(MIN, PLUS): _pull_full_min_plus, (PLUS, TIMES): _pull_full_plus_times}
+_OWN = {(MIN, PLUS): _pull_min_plus}
 
 
 # entries + rows below which one thread pulls: a parallel region over a tiny input can
@@ -229,10 +242,12 @@ def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: 
     ind = np.ascontiguousarray(indices, np.int64)
     aop = _MONOIDS[ks.add.binaryop.name]
     if full and not use_mask:
-        kernel, args = _pull_full, (ptr, ind, mvals, m_iso, x, aop, mop, out, pres)
+        kernel = _pull_full if m_iso else _OWN_FULL.get((aop, mop), _pull_full)
+        args = (ptr, ind, mvals, m_iso, x, aop, mop, out, pres)
     else:
-        kernel, args = _pull, (ptr, ind, mvals, m_iso, x, xpres, full, mask, use_mask,
-                               bool(mask_comp), aop, mop, out, pres)
+        kernel = _pull if m_iso else _OWN.get((aop, mop), _pull)
+        args = (ptr, ind, mvals, m_iso, x, xpres, full, mask, use_mask, bool(mask_comp), aop,
+                mop, out, pres)
     work = indices.shape[0] + n
     # pieces of about equal work, handed to the threads as they come free: dynamic chunks of
     # rows (parallel_chunksize over the rows) balanced email-Enron's short rows badly, and

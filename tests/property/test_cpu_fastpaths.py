@@ -151,9 +151,9 @@ def test_pull_pieces_cover_every_row_once() -> None:
 
 
 def test_pull_operator_copies_match_a_row_fold() -> None:
-    """Each copy of the row loop with its operators fixed (min_plus, plus_times, min_second,
-    plus_second) and the shared one (max_times, plus_first) against a plain per-row fold,
-    with matrix values, a full or a partial x, a mask, and several pieces."""
+    """The kernels with their operators fixed (min_plus, plus_times) and the shared ones
+    (min_second, plus_second, max_times, plus_first) against a plain per-row fold, with
+    matrix values, a full or a partial x, a mask, and several pieces."""
     from gblas.backend import spmv  # noqa: PLC0415
     from gblas.semirings.codegen_numba import FIRST, MAX, MIN, PLUS, SECOND, TIMES  # noqa: PLC0415
     fold = {PLUS: lambda a, b: a + b, MIN: min, MAX: max}
@@ -169,11 +169,13 @@ def test_pull_operator_copies_match_a_row_fold() -> None:
                      (PLUS, FIRST)):
         for full in (True, False):
             out, pres = np.zeros(300), np.zeros(300, np.bool_)
-            if full:
-                spmv._pull_full(indptr, indices, vals, False, x, aop, mop, out, pres, 5)
+            if full:  # the kernel pull() picks for a matrix with values
+                kernel = spmv._OWN_FULL.get((aop, mop), spmv._pull_full)
+                kernel(indptr, indices, vals, False, x, aop, mop, out, pres, 5)
             else:
-                spmv._pull(indptr, indices, vals, False, x, xpres, False, mask, True, False,
-                           aop, mop, out, pres, 5)
+                kernel = spmv._OWN.get((aop, mop), spmv._pull)
+                kernel(indptr, indices, vals, False, x, xpres, False, mask, True, False, aop,
+                       mop, out, pres, 5)
             for i in range(300):
                 ks = [p for p in range(indptr[i], indptr[i + 1])
                       if full or (mask[i] and xpres[indices[p]])]
