@@ -139,16 +139,20 @@ def _row_cut(indptr, part, parts):  # noqa: ANN001, ANN202
 
 
 @numba.njit(inline="always")
-def _rows(first, last, indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask,  # noqa: ANN001, ANN202
+def _rows(t, parts, indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask,  # noqa: ANN001, ANN202
           mcomp, aop, mop, out, pres):
-    for i in range(first, last):
+    """The rows of piece t of ``parts``."""
+    first = np.uint64(_row_cut(indptr, t, parts))
+    for i in range(first, np.uint64(_row_cut(indptr, t + 1, parts))):
         _row(i, indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp, aop,
              mop, out, pres)
 
 
 @numba.njit(inline="always")
-def _rows_full(first, last, indptr, indices, mvals, m_iso, x, aop, mop, out, pres):  # noqa: ANN001, ANN202
-    for i in range(first, last):
+def _rows_full(t, parts, indptr, indices, mvals, m_iso, x, aop, mop, out, pres):  # noqa: ANN001, ANN202
+    """The rows of piece t of ``parts``, x full and no mask."""
+    first = np.uint64(_row_cut(indptr, t, parts))
+    for i in range(first, np.uint64(_row_cut(indptr, t + 1, parts))):
         _full_row(i, indptr, indices, mvals, m_iso, x, aop, mop, out, pres)
 
 
@@ -156,9 +160,7 @@ def _rows_full(first, last, indptr, indices, mvals, m_iso, x, aop, mop, out, pre
 def _pull(indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
           aop, mop, out, pres, parts):
     for t in prange(parts):
-        first = np.uint64(_row_cut(indptr, t, parts))
-        last = np.uint64(_row_cut(indptr, t + 1, parts))
-        _rows(first, last, indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask,
+        _rows(t, parts, indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask,
               mcomp, aop, mop, out, pres)
 
 
@@ -167,23 +169,21 @@ def _pull_full(indptr, indices, mvals, m_iso, x, aop, mop, out, pres, parts):  #
     """_pull for a full x and no mask (PageRank's w, FastSV's gf): no presence or mask
     test in the row loop."""
     for t in prange(parts):
-        first = np.uint64(_row_cut(indptr, t, parts))
-        last = np.uint64(_row_cut(indptr, t + 1, parts))
-        _rows_full(first, last, indptr, indices, mvals, m_iso, x, aop, mop, out, pres)
+        _rows_full(t, parts, indptr, indices, mvals, m_iso, x, aop, mop, out, pres)
 
 
 # Kernels of their own, the operators constants, for the products that read a matrix value
 # per entry: there LLVM kept the shared kernel's operator switch inside the loop (min_plus
 # over ego-Facebook's weights: 0.56 -> 0.23 ms). Separate kernels, chosen in pull(), rather
 # than branches in one: a parallel kernel with four inlined copies took 30 s to compile.
+# They take the shared kernels' arguments (pull() calls either alike) and ignore m_iso,
+# aop and mop.
 @numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
 def _pull_min_plus(indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_mask, mcomp,  # noqa: ANN001, ANN202
                    aop, mop, out, pres, parts):
     """_pull of min_plus over the matrix's values (Bellman-Ford's relaxation)."""
     for t in prange(parts):
-        first = np.uint64(_row_cut(indptr, t, parts))
-        last = np.uint64(_row_cut(indptr, t + 1, parts))
-        _rows(first, last, indptr, indices, mvals, False, x, xpres, x_full, mask, use_mask,
+        _rows(t, parts, indptr, indices, mvals, False, x, xpres, x_full, mask, use_mask,
               mcomp, MIN, PLUS, out, pres)
 
 
@@ -191,18 +191,14 @@ def _pull_min_plus(indptr, indices, mvals, m_iso, x, xpres, x_full, mask, use_ma
 def _pull_full_min_plus(indptr, indices, mvals, m_iso, x, aop, mop, out, pres, parts):  # noqa: ANN001, ANN202
     """_pull_full of min_plus over the matrix's values."""
     for t in prange(parts):
-        first = np.uint64(_row_cut(indptr, t, parts))
-        last = np.uint64(_row_cut(indptr, t + 1, parts))
-        _rows_full(first, last, indptr, indices, mvals, False, x, MIN, PLUS, out, pres)
+        _rows_full(t, parts, indptr, indices, mvals, False, x, MIN, PLUS, out, pres)
 
 
 @numba.njit(parallel=True, nogil=True, cache=True, error_model="numpy")
 def _pull_full_plus_times(indptr, indices, mvals, m_iso, x, aop, mop, out, pres, parts):  # noqa: ANN001, ANN202
     """_pull_full of plus_times over the matrix's values (weighted PageRank, SpMV)."""
     for t in prange(parts):
-        first = np.uint64(_row_cut(indptr, t, parts))
-        last = np.uint64(_row_cut(indptr, t + 1, parts))
-        _rows_full(first, last, indptr, indices, mvals, False, x, PLUS, TIMES, out, pres)
+        _rows_full(t, parts, indptr, indices, mvals, False, x, PLUS, TIMES, out, pres)
 
 
 _OWN_FULL = {(MIN, PLUS): _pull_full_min_plus, (PLUS, TIMES): _pull_full_plus_times}
