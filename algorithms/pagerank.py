@@ -10,7 +10,10 @@ and ``outdeg`` the out-degree of every vertex, one iteration is
     r'   = wᵀ +.× A  +  (d · Σ_dangling r + 1 − d) / n
 
 i.e. a dangling vertex (no out-edge) spreads its rank uniformly over all vertices, as
-``networkx.pagerank`` does. The iteration stops when the L1 change ``Σ |r' − r|`` drops
+``networkx.pagerank`` does. As in LAGraph, r' is first set to the jump and the dangling
+share, and the product is accumulated into it (``r'(plus) << w +.× A``): a GPU pull adds
+its sums into r' as it writes them, one pass where writing the product and adding two
+scalars took three. The iteration stops when the L1 change ``Σ |r' − r|`` drops
 below ``n · tol`` (NetworkX's test), or after ``max_iters`` iterations.
 
 What does not change between iterations is computed once, as LAGraph does: ``d / outdeg``
@@ -18,9 +21,9 @@ What does not change between iterations is computed once, as LAGraph does: ``d /
 ``w = r .* scale`` is a full vector), and the dangling vertices as a vector ``sink`` of
 ``d / n`` so that their share is one inner product ``r ⋅ sink``. Unweighted,
 the product is ``w plus.first A``: A's values are never read and never copied. One
-iteration is an element-wise product, the vxm, two scalar accumulations, and the L1
+iteration is an inner product, a fill, the vxm, an element-wise product and the L1
 change (on a GPU: kernels only, and the one read of the change, after which the host has
-only the product to issue).
+only the fill and the product to issue).
 
 NetworkX's options are Vectors here: a ``personalization`` p replaces the uniform jump
 ``(1 − d)/n`` by ``(1 − d)·p``, and dangling vertices then spread their rank by p (or by a
@@ -128,14 +131,23 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
     while it < max_iters:
         it += 1
         rank, prev = prev, rank
-        rank << w.vxm(W, sr)
-        rank(binary.plus) << teleport
-        if sink is not None:
+        # r' = the jump and the dangling share, then the product accumulated into it (as
+        # LAGraph does: on a GPU the pull adds its sums into r' as it writes them)
+        if sink is not None and spread is None:
+            # Σ r(sinks)·d/n and the uniform jump in one scalar (on a GPU: on the device)
             mass = prev.inner(sink, semiring.plus_times).new()
-            if spread is None:
-                rank(binary.plus) << mass
+            if isinstance(teleport, float):
+                mass(binary.plus) << teleport
+                rank << mass
             else:
+                rank << teleport
+                rank(binary.plus) << mass
+        else:
+            rank << teleport
+            if sink is not None:
+                mass = prev.inner(sink, semiring.plus_times).new()
                 rank(binary.plus) << spread.apply(binary.times, right=mass.value or 0.0)
+        rank(binary.plus) << w.vxm(W, sr)
         # the next iteration's w, issued before the read of the change below: on a GPU the
         # host then has only the product to issue after the read (one element-wise pass
         # too many when this was the last iteration)

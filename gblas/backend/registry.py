@@ -53,6 +53,8 @@ class Registration:
     traits: str = "*"
     mask: str = "*"
     fuses_mask: bool = False  # the kernel skips rows the mask forbids (T is already masked)
+    # the kernel folds T into C with an accumulator as it writes (MxvCall.accum_into)
+    fuses_accum: bool = False
     priority: int = 0
 
     def matches(self, key: dict[str, str]) -> bool:
@@ -160,6 +162,9 @@ class MxvCall:
     extra: dict[str, Any] = field(default_factory=dict)
     # the sorted keys of a sparse structural mask on the host (None otherwise)
     mask_keys: Any = None
+    # (C, accumulator opcode): the kernel writes C = C accum T into C's dense arrays
+    # instead of T (a kernel registered with fuses_accum; None: it writes T)
+    accum_into: Any = None
 
     @property
     def mask_bits(self) -> Any:

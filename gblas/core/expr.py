@@ -27,6 +27,8 @@ class Result:
 
     data: Any  # VecData, CSR, or (value, present) for scalars
     mask_applied: bool = False
+    # data is the output's new content: the kernel applied the accumulator (and the mask)
+    accum_applied: bool = False
 
 
 ComputeFn = Callable[[Mask | None, Descriptor | None], Result]
@@ -50,6 +52,10 @@ class Expression:
         self._transposed: Callable[[bool, bool], Expression] | None = None
         # why the operands do not fit without a transposing descriptor (None: they do)
         self._mismatch: str | None = None
+        # ops whose kernels can fold their result into a vector output with an accumulator
+        # (mxv, vxm): (C's data, accum, mask, replace, desc) -> Result (accum_applied when
+        # the kernel did)
+        self._into: Callable[..., Result] | None = None
 
     def for_descriptor(self, desc: Descriptor | None) -> Expression:
         """The expression a descriptor's transposes turn this one into (GrB_INP0/GrB_INP1
@@ -226,6 +232,10 @@ def update(parent: Any, rhs: Any, mask: Mask | None = None, accum: BinaryOp | No
         same_device(parent, expr, what="output and expression")
     if accum is not None:
         accum.domain(parent.dtype, expr.dtype)
+        if expr._into is not None:  # the kernel may write C accum T into C directly
+            parent._write(expr._into(parent._data, accum, mask, replace, desc), mask, accum,
+                          replace)
+            return
     res = expr._run(mask, desc)
     parent._write(res, mask, accum, replace)
 

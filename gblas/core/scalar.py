@@ -134,7 +134,11 @@ class Scalar:
                     data = DeviceScalar(data.buf.astype(self.dtype.np_type), self.dtype)
                 self._value, self._dev = None, data
                 return
-            data = data.read()  # accumulating into a value: on the host
+        if accum is not None and (self._dev is not None or isinstance(data, DeviceScalar)) \
+                and self._accumulate_on_device(data, accum):
+            return
+        if isinstance(data, DeviceScalar):
+            data = data.read()  # an accumulator without a CUDA form: on the host
         value, present = data
         self._host()
         if not present:
@@ -149,6 +153,23 @@ class Scalar:
             domain = accum.domain(self.dtype, lookup_dtype(b.dtype))
             value = binary_values(accum, a, b, domain, self.dtype)[0]
         self.value = value.item() if hasattr(value, "item") else value
+
+    def _accumulate_on_device(self, data: Any, accum: Any) -> bool:
+        """self = self accum data with a value on the GPU, computed there (no read);
+        False when the accumulator has no CUDA form."""
+        from ..backend.scalar_cuda import accumulate_scalar  # noqa: PLC0415
+
+        if isinstance(data, DeviceScalar):
+            t_dtype = data.dtype
+        else:
+            t_dtype = lookup_dtype(np.asarray([data[0]]).dtype if data[1] else self.dtype)
+        mine = self._dev if self._dev is not None else (self._value, self._value is not None)
+        dev = self._dev.buf.device.id if self._dev is not None else data.buf.device.id
+        out = accumulate_scalar(accum, mine, self.dtype, data, t_dtype, int(dev))
+        if out is None:
+            return False
+        self._value, self._dev = None, out
+        return True
 
     def _as_expression(self) -> Expression:
         data: Any = self._dev if self._dev is not None else (self._value,

@@ -286,6 +286,9 @@ class Vector(InfixMethods, ElementwiseMethods, Collection):
                                    abs_tol=abs_tol)
 
     def _write(self, res: Result, mask: Any, accum: Any, replace: bool) -> None:
+        if res.accum_applied:  # the kernel wrote C(mask, accum) << T into C's data
+            self._data = res.data
+            return
         self._data = ops.writeback.writeback_vector(self._data, res.data, mask, accum,
                                                     replace, res.mask_applied)
 

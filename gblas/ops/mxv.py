@@ -42,6 +42,8 @@ def mxv_expr(M: Any, x: Any, op: Any) -> Expression:  # noqa: N803
     ks = resolve_semiring(sr, M.dtype, x.dtype)
     e = Expression("mxv", 1, (M.nrows,), ks.out_type, dev,
                    lambda mask, desc: run_mxv(M, x, ks, mask, desc, "mxv"), (M, x))
+    e._into = lambda C, accum, mask, replace, desc: run_mxv(  # noqa: N803
+        M, x, ks, mask, desc, "mxv", (C, accum, replace))
     # the matrix is GrB_INP0 of mxv
     e._transposed = lambda t0, t1: mxv_expr(M.T, x, sr) if t0 else mxv_expr(M, x, sr)
     e._mismatch = mismatch
@@ -63,6 +65,8 @@ def vxm_expr(u: Any, A: Any, op: Any) -> Expression:  # noqa: N803
     M = A.T
     e = Expression("vxm", 1, (A.ncols,), ks.out_type, dev,
                    lambda mask, desc: run_mxv(M, u, ks, mask, desc, "vxm"), (u, A))
+    e._into = lambda C, accum, mask, replace, desc: run_mxv(  # noqa: N803
+        M, u, ks, mask, desc, "vxm", (C, accum, replace))
     # the matrix is GrB_INP1 of vxm
     e._transposed = lambda t0, t1: vxm_expr(u, A.T, sr) if t1 else vxm_expr(u, A, sr)
     e._mismatch = mismatch
@@ -146,9 +150,13 @@ def _unit_valued(M: Any) -> bool:  # noqa: N803
 
 
 def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
-            desc: Descriptor | None, opname: str) -> Result:
+            desc: Descriptor | None, opname: str, into: tuple[VecData, Any, bool] | None = None
+            ) -> Result:
     """Plan and run T = M ⊕.⊗ x (mask fused when the kernel can); a descriptor's
-    transposes were applied to the operands already (Expression.for_descriptor)."""
+    transposes were applied to the operands already (Expression.for_descriptor).
+    ``into`` = (C's data, accumulator, replace) of ``C(mask, accum, replace) << M ⊕.⊗ x``:
+    a kernel that can fold T into C as it writes (fuses_accum) returns C's new data
+    (Result.accum_applied), else T is returned as without it."""
     xdata: VecData = x._data
     transposed_view = M is not getattr(M, "_matrix", M)
     state = getattr(M, "_last_direction", {})
@@ -192,12 +200,15 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
         mdata = mask.parent._data
         if mask.structure and mdata.kind == SPARSE and not mdata.on_device:
             mask_keys = mdata.indices
+    accum_into = None
+    if into is not None and reg.fuses_accum and (mask is None or fuse):
+        accum_into = _accum_into(into, xdata, ks, mask)
     call = MxvCall(
         rep=rep, x=xdata, ks=ks, nrows=M.nrows,
         mask_bits_of=partial(vector_mask_bits, mask) if fuse else None,
         mask_comp=bool(mask.complement) if fuse else False,
         early_exit=desc.early_exit if desc is not None else True,
-        mask_keys=mask_keys,
+        mask_keys=mask_keys, accum_into=accum_into,
     )
     name = reg.name
     if xdata.on_device:
@@ -218,7 +229,27 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
     if isinstance(state, dict):
         state[transposed_view] = used_direction
     record(desc, opname, name, used_direction, fmt)
-    return Result(T, mask_applied=fuse)
+    return Result(T, mask_applied=fuse, accum_applied=accum_into is not None)
+
+
+def _accum_into(into: tuple[VecData, Any, bool], xdata: VecData, ks: KernelSemiring,
+                mask: Mask | None) -> tuple[VecData, int] | None:
+    """(C, the accumulator's opcode) when a kernel may write ``C(mask, accum) << T`` into
+    C's arrays: C dense on the device, of T's type, an accumulator of that domain with a
+    kernel form, no replace, and C neither x nor the mask (the kernel reads those while it
+    writes C); else None."""
+    C, accum, replace = into  # noqa: N806
+    if (replace or not C.on_device or C.kind == SPARSE or C is xdata
+            or C.dtype != ks.out_type):
+        return None
+    if mask is not None and mask.parent._data is C:
+        return None
+    if accum.domain(C.dtype, ks.out_type) != C.dtype:
+        return None
+    op = accum.for_domain(C.dtype)
+    if op.positional or op.opcode < 0 or op.is_udf:
+        return None
+    return C, int(op.opcode)
 
 
 def _plan_mxv(M: Any, owner: Any, device: str, storage: str, direction: str,  # noqa: N803

@@ -128,7 +128,28 @@ OPS: dict[str, Callable[[dict[str, Any], str], Any]] = {
     "inner_then_accum": lambda d, dev: d["w"](binary.plus).update(
         d["u"].inner(d["v"], semiring.plus_times).new()),
     "pagerank_step": lambda d, dev: _pagerank_step(d),
+    "scalar_accum_host_value": lambda d, dev: _scalar_accum(d, device_value=False),
+    "scalar_accum_device_value": lambda d, dev: _scalar_accum(d, device_value=True),
+    "mxv_accum_fused": lambda d, dev: _mxv_accum(d),
 }
+
+
+def _scalar_accum(d: dict[str, Any], device_value: bool) -> None:
+    """A reduction's scalar, accumulated with a Python value and with another device
+    scalar, then filled into w: PageRank's dangling mass plus its teleport."""
+    r = d["u"].reduce(monoid.plus).new()
+    r(binary.plus) << 0.25
+    if device_value:
+        r(binary.max) << d["v"].reduce(monoid.min).new()
+    d["w"] << r
+    d["r"] = r
+
+
+def _mxv_accum(d: dict[str, Any]) -> None:
+    """LAGraph's PageRank idiom: fill, then accumulate the product into the filled vector."""
+    d["w"] << 0.5
+    d["w"](binary.plus) << d["A"].mxv(d["u"], semiring.plus_times)
+    d["u"](binary.min) << d["A"].mxv(d["w"], semiring.min_plus)
 
 
 def _pagerank_step(d: dict[str, Any]) -> None:

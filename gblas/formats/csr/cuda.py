@@ -117,7 +117,8 @@ class _PullPlan:
     products (PageRank, SSSP, a BFS level) pays the planning once, not per call."""
 
     __slots__ = ("ks", "dev", "out", "dom", "ur", "tiles", "kernel", "grid", "block",
-                 "long_kernel", "long_grid", "head", "mid", "tail", "cast", "segs")
+                 "long_kernel", "long_grid", "head", "mid", "tail", "cast", "segs", "names",
+                 "accum_kernels")
 
     def __init__(self, csr: CSR, ks: KernelSemiring, x_full: bool, indices: Any,
                  cp: Any, dev: int) -> None:
@@ -140,10 +141,14 @@ class _PullPlan:
         # the arguments around the per-call ones: (head, x..., mask..., mid, pres, vals,
         # count) for the tiles kernel, (head, xb, x_full, x..., mask..., mid, ...) else
         self.head = (csr.indptr, indices, mvals, np.int32(m_iso))
+        targs = expr[len("mxv_pull"):]  # the template arguments of every pull kernel
+        # (main kernel, hub-row kernel) names, for the accumulating instantiations
+        self.names = ("mxv_pull_tiles" + targs if tiles else expr, "mxv_pull_long" + targs)
+        self.accum_kernels: dict[tuple[int, bool], tuple[Any, Any, Any]] = {}
         if tiles:
             row_tile = csr.row_tiles(TILE)
             ntiles = int(row_tile.shape[0]) - 1
-            self.kernel = get_kernel(dev, "mxv_pull_tiles" + expr[len("mxv_pull"):])
+            self.kernel = get_kernel(dev, self.names[0])
             self.grid, self.block = (_grid(ntiles * TILE_BLOCK, dev),), (TILE_BLOCK,)
             self.mid = (row_tile, np.int64(ntiles), params, long_row)
         else:
@@ -160,8 +165,23 @@ class _PullPlan:
             # product there, mostly the hub rows' own bytes: 36 % of the entries)
             self.segs = _HubSegments(csr, ks, expr, indices, mvals, m_iso, params, cp, dev)
         elif long:
-            self.long_kernel = get_kernel(dev, "mxv_pull_long" + expr[len("mxv_pull"):])
+            self.long_kernel = get_kernel(dev, self.names[1])
             self.long_grid = (_grid((n * _BLOCK + LONG_BLOCK - 1) // LONG_BLOCK, dev),)
+
+    def with_accum(self, acc: int, c_full: bool) -> tuple[Any, Any, Any]:
+        """(main kernel, hub-row kernel or None, segment fold or None) of this plan that
+        write C = C acc T into C's arrays (``c_full``: C has no presence bytes)."""
+        key = (acc, c_full)
+        got = self.accum_kernels.get(key)
+        if got is None:
+            tail = f", {acc}, {_b(c_full)}>"
+            main = get_kernel(self.dev, self.names[0][:-1] + tail)
+            hub = get_kernel(self.dev, self.names[1][:-1] + tail) \
+                if self.long_kernel is not None else None
+            fold = get_kernel(self.dev, self.segs.fold_name[:-1] + tail) \
+                if self.segs is not None else None
+            got = self.accum_kernels[key] = (main, hub, fold)
+        return got
 
 
 class _HubSegments:
@@ -171,8 +191,8 @@ class _HubSegments:
     current stream, so successive products run in order (two products of one matrix on
     two streams at once would share it)."""
 
-    __slots__ = ("segs_kernel", "fold_kernel", "head", "seg_args", "fold_head", "grid",
-                 "fold_grid", "params")
+    __slots__ = ("segs_kernel", "fold_kernel", "fold_name", "head", "seg_args", "fold_head",
+                 "grid", "fold_grid", "params")
 
     def __init__(self, csr: CSR, ks: KernelSemiring, expr: str, indices: Any, mvals: Any,
                  m_iso: int, params: Any, cp: Any, dev: int) -> None:
@@ -181,8 +201,8 @@ class _HubSegments:
         out = np.dtype(ks.out_type.np_type)
         part, found = cp.empty(nseg, dtype=out), cp.empty(nseg, dtype=np.bool_)
         self.segs_kernel = get_kernel(dev, "mxv_pull_segs" + expr[len("mxv_pull"):])
-        self.fold_kernel = get_kernel(
-            dev, f"mxv_pull_seg_fold<{int(ks.add_op)}, {c_type(out)}>")
+        self.fold_name = f"mxv_pull_seg_fold<{int(ks.add_op)}, {c_type(out)}>"
+        self.fold_kernel = get_kernel(dev, self.fold_name)
         self.head = (indices, mvals, np.int32(m_iso))
         self.seg_args = (seg_row, seg_lo, seg_hi, np.int64(nseg))
         self.params = params
@@ -191,13 +211,13 @@ class _HubSegments:
         self.fold_grid = (max(1, -(-nhub // _BLOCK)),)
 
     def launch(self, x: tuple[Any, Any, Any, Any], mask: tuple[Any, Any, Any],
-               out: tuple[Any, Any, Any]) -> None:
-        """x: (presence, x_full, values, x_iso)."""
+               out: tuple[Any, Any, Any], fold: Any = None) -> None:
+        """x: (presence, x_full, values, x_iso); ``fold``: an accumulating fold kernel."""
         part, found = self.fold_head[3], self.fold_head[4]
         self.segs_kernel(self.grid, (LONG_BLOCK,),
                          self.head + x + self.seg_args + mask + (self.params, part, found))
-        self.fold_kernel(self.fold_grid, (_BLOCK,),
-                         self.fold_head + mask + (self.params,) + out)
+        (fold or self.fold_kernel)(self.fold_grid, (_BLOCK,),
+                                   self.fold_head + mask + (self.params,) + out)
 
 
 def _max_row(csr: CSR) -> int:
@@ -257,25 +277,40 @@ def mxv_pull(call: MxvCall) -> VecData:
         else:
             xvals, x_iso = _dummy(plan.dom.str, dev), 1
         mask, use_mask, mcomp = _mask(call, cp)
-        # an arithmetic product's count is rarely asked for (nvals then counts the bits):
-        # its kernels add into a scratch counter nobody reads; BFS-style pulls count into
-        # their own
-        pres, vals, count = _bitmap_out(n, plan.out, cp, not plan.tiles)
-        if plan.tiles:
-            count = _scratch_count(dev)
+        kernel, long_kernel, fold = plan.kernel, plan.long_kernel, None
+        if call.accum_into is not None:
+            # C = C accum T, written into C's arrays (copies when others hold them)
+            C, acc = call.accum_into  # noqa: N806
+            c_full = C.kind == FULL
+            kernel, long_kernel, fold = plan.with_accum(acc, c_full)
+            vals = C.values if C.exclusive else C.values.copy()
+            pres = _dummy("|b1", dev) if c_full else (C.bits if C.exclusive else C.bits.copy())
+            count = _scratch_count(dev)  # the count of C's entries is not the kernel's
+        else:
+            # an arithmetic product's count is rarely asked for (nvals then counts the
+            # bits): its kernels add into a scratch counter nobody reads; BFS-style pulls
+            # count into their own
+            pres, vals, count = _bitmap_out(n, plan.out, cp, not plan.tiles)
+            if plan.tiles:
+                count = _scratch_count(dev)
         x_args = (np.int32(x_full), xvals, np.int32(x_iso), mask, np.int32(use_mask),
                   np.int32(mcomp))
         out = (pres, vals, count)
         if plan.tiles:
-            plan.kernel(plan.grid, plan.block, plan.head + x_args[1:] + plan.mid + out)
+            kernel(plan.grid, plan.block, plan.head + x_args[1:] + plan.mid + out)
         else:
-            plan.kernel(plan.grid, plan.block, plan.head + (xb,) + x_args + plan.tail + out)
+            kernel(plan.grid, plan.block, plan.head + (xb,) + x_args + plan.tail + out)
         if plan.segs is not None:
-            plan.segs.launch((xb,) + x_args[:3], x_args[3:], out)
-        elif plan.long_kernel is not None:
-            plan.long_kernel(plan.long_grid, (LONG_BLOCK,),
-                             plan.head + (xb,) + x_args + plan.tail + out)
-    res = VecData.bitmap(n, ks.out_type, pres, vals, count=None if plan.tiles else count)
+            plan.segs.launch((xb,) + x_args[:3], x_args[3:], out, fold)
+        elif long_kernel is not None:
+            long_kernel(plan.long_grid, (LONG_BLOCK,),
+                        plan.head + (xb,) + x_args + plan.tail + out)
+    if call.accum_into is not None:
+        res = VecData.full(n, ks.out_type, vals) if c_full else \
+            VecData.bitmap(n, ks.out_type, pres, vals)
+    else:
+        res = VecData.bitmap(n, ks.out_type, pres, vals,
+                             count=None if plan.tiles else count)
     res.exclusive = True  # the kernel's own arrays: later writes may update them in place
     return res
 
@@ -490,6 +525,12 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
     "mxv_pull_segs<13, 12, bool, bool, true, true, int>",  # lor_land
     "mxv_pull_seg_fold<4, double>", "mxv_pull_seg_fold<10, long long>",
     "mxv_pull_seg_fold<12, bool>",
+    # accumulating into C (C = C accum T: plus into a full C, min into a bitmap C)
+    "mxv_pull<7, 4, double, double, true, true, int, 4, false>",
+    "mxv_pull_long<7, 4, double, double, true, true, int, 10, true>",
+    "mxv_pull_tiles<1, 4, double, double, false, true, int, 4, true>",
+    "mxv_pull_tiles<4, 10, double, double, true, true, int, 10, false>",
+    "mxv_pull_seg_fold<4, double, 4, true>", "mxv_pull_seg_fold<10, long long, 10, false>",
     "mxv_push_claim", "frontier_degrees",
     "mxv_push_values<2, bool, bool, false, false>",
     "mxv_push_values<30, bool, long long, false, false>",
@@ -512,9 +553,10 @@ CHECK_INSTANCES: dict[str, list[str]] = {"mxv.cu": [
 
 # ====================================================================== registrations
 register_kernel("mxv", "cuda_csr_pull_structural", device="cuda", format="csr",
-                direction="pull", traits="structural", fuses_mask=True)(mxv_pull)
+                direction="pull", traits="structural", fuses_mask=True,
+                fuses_accum=True)(mxv_pull)
 register_kernel("mxv", "cuda_csr_pull_spmv", device="cuda", format="csr", direction="pull",
-                traits="builtin", fuses_mask=True)(mxv_pull)
+                traits="builtin", fuses_mask=True, fuses_accum=True)(mxv_pull)
 register_kernel("mxv", "cuda_csr_push_structural", device="cuda", format="csr",
                 direction="push", traits="structural", fuses_mask=True)(mxv_push)
 register_kernel("mxv", "cuda_csr_push_spmspv", device="cuda", format="csr", direction="push",

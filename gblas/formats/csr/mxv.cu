@@ -35,6 +35,28 @@ __device__ __forceinline__ bool gb_ld_x<bool>(const bool* p) {
 template <typename T>
 __device__ __forceinline__ T gb_ld_stream(const T* p) { return __ldcs(p); }
 
+// The write of output row i: T(i) = v where a product was found, absent elsewhere; or, with
+// an accumulator (ACC >= 0, an opcode of gb_mult), C(i) = C(i) ACC v in place in out_pres /
+// out_vals, which then hold C: a row without a product (or masked out) leaves C(i) as it is
+// (the C API's write-back of C<M>(accum) without replace). CFULL: every C(i) is present,
+// and no presence byte is read or written.
+template <int ACC, bool CFULL, typename TZ>
+__device__ __forceinline__ void gb_put(bool* __restrict__ pres, TZ* __restrict__ vals,
+                                       long long i, bool found, TZ v, TZ ident) {
+  if constexpr (ACC < 0) {
+    pres[i] = found;
+    vals[i] = found ? v : ident;
+  } else {
+    if (!found) return;
+    if (CFULL || pres[i]) {
+      vals[i] = gb_mult<ACC, TZ, TZ>(vals[i], v, i, 0LL, 0LL);
+    } else {
+      vals[i] = v;
+      pres[i] = true;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------- pull
 // T(i) = (+)_k M(i,k) (x) x(k) over rows i of CSR(M), one warp per row (grid-stride
 // over warps). A row the (complemented) mask forbids is skipped before its column indices
@@ -52,7 +74,8 @@ __device__ __forceinline__ T gb_ld_stream(const T* p) { return __ldcs(p); }
 // unless x_full)
 // [+ sizeof(TD) matrix value if UL] [+ sizeof(TD) x value if UR]; out 1 + sizeof(TZ).
 // One flop (mult + add) per entry whose x(k) is present.
-template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI>
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI,
+          int ACC = -1, bool CFULL = false>
 __global__ void mxv_pull(const long long* __restrict__ indptr,
                          const TI* __restrict__ indices,
                          const TD* __restrict__ mvals, int m_iso,
@@ -71,7 +94,7 @@ __global__ void mxv_pull(const long long* __restrict__ indptr,
   unsigned long long nfound = 0;
   for (long long i = warp; i < nrows; i += nwarps) {
     if (use_mask && (bool)mask[i] == (bool)mcomp) {
-      if (lane == 0) out_pres[i] = false;
+      if (lane == 0) gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, false, ident, ident);
       continue;
     }
     const long long start = indptr[i], end = indptr[i + 1];
@@ -120,8 +143,7 @@ __global__ void mxv_pull(const long long* __restrict__ indptr,
       }
     }
     if (lane == 0) {
-      out_pres[i] = found;
-      out_vals[i] = found ? acc : ident;
+      gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, found, acc, ident);
       nfound += found ? 1 : 0;
     }
   }
@@ -135,7 +157,8 @@ __global__ void mxv_pull(const long long* __restrict__ indptr,
 // For `any` (is_any: first wins) the row is read chunk by chunk and stops at the first
 // chunk with a product, whose smallest position wins: the first product in row order, as
 // on the CPU. The terminal value stops the row (block-wide vote) as in mxv_pull.
-template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI>
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI,
+          int ACC = -1, bool CFULL = false>
 __global__ void mxv_pull_long(const long long* __restrict__ indptr,
                               const TI* __restrict__ indices,
                               const TD* __restrict__ mvals, int m_iso,
@@ -235,8 +258,7 @@ __global__ void mxv_pull_long(const long long* __restrict__ indptr,
         __syncthreads();
       }
       if (t == 0) {
-        out_pres[i] = s_found[0];
-        out_vals[i] = s_found[0] ? s_acc[0] : ident;
+        gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, s_found[0], s_acc[0], ident);
         nfound += s_found[0] ? 1 : 0;
       }
       __syncthreads();
@@ -261,7 +283,8 @@ __global__ void mxv_pull_long(const long long* __restrict__ indptr,
 // warp per row.
 // Bytes per entry: sizeof(TI) (index) [+ sizeof(TD) matrix value if UL] [+ sizeof(TD)
 // x value if UR]; per row 8 (indptr, read twice: cached) + 1 (mask) + 1 + sizeof(TZ) out.
-template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI>
+template <int MOP, int AOP, typename TD, typename TZ, bool UL, bool UR, typename TI,
+          int ACC = -1, bool CFULL = false>
 __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
                                const TI* __restrict__ indices,
                                const TD* __restrict__ mvals, int m_iso,
@@ -304,8 +327,7 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
         }
         if (lane == 0) {
           const bool found = allowed && end > start;
-          out_pres[i] = found;
-          out_vals[i] = found ? acc : ident;
+          gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, found, acc, ident);
           nfound += found ? 1 : 0;
         }
       }
@@ -338,6 +360,9 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
     for (long long i = r0 + t; i < r1; i += blockDim.x) {
       const long long s = indptr[i] - lo, e = indptr[i + 1] - lo;
       const bool allowed = !(use_mask && (bool)mask[i] == (bool)mcomp);
+      // a hub row (longer than long_row, not masked out) is the hub kernels' alone: written
+      // twice, an accumulator would fold T(i) into C(i) twice
+      if (allowed && e - s > long_row) continue;
       if (allowed && e - s > 32) {
         s_queue[atomicAdd(&s_nq, 1)] = i;
         continue;
@@ -348,8 +373,7 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
         acc = s_prod[s];
         for (long long p = s + 1; p < e; ++p) acc = gb_add<AOP, TZ>(acc, s_prod[p]);
       }
-      out_pres[i] = found;
-      out_vals[i] = acc;
+      gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, found, acc, ident);
       nfound += found ? 1 : 0;
     }
     __syncthreads();
@@ -362,8 +386,7 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
         acc = gb_add<AOP, TZ>(acc, __shfl_down_sync(GB_FULL_MASK, acc, off));
       }
       if (lane == 0) {
-        out_pres[i] = true;
-        out_vals[i] = acc;
+        gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, true, acc, ident);
         nfound += 1;
       }
     }
@@ -448,7 +471,7 @@ __global__ void mxv_pull_segs(const TI* __restrict__ indices,
   }
 }
 
-template <int AOP, typename TZ>
+template <int AOP, typename TZ, int ACC = -1, bool CFULL = false>
 __global__ void mxv_pull_seg_fold(const long long* __restrict__ hub_row,
                                   const long long* __restrict__ hub_seg, long long nhub,
                                   const TZ* __restrict__ seg_part,
@@ -469,8 +492,7 @@ __global__ void mxv_pull_seg_fold(const long long* __restrict__ hub_row,
           found = true;
         }
       }
-      out_pres[i] = found;
-      out_vals[i] = acc;
+      gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, found, acc, params[0]);
     }
   }
   const unsigned found_warp = __reduce_add_sync(GB_FULL_MASK, found ? 1u : 0u);
