@@ -58,11 +58,12 @@ class DenseT:
     def full(self) -> bool:
         """Every element of T is present, whatever the values (known without a count)."""
         k = self.kind
+        s = self.scalar
         if k == "scalar":
-            return not isinstance(self.scalar, DeviceScalar)
+            return not isinstance(s, DeviceScalar) or s.surely_present
         if k == "select" or self.a is None:
             return False
-        if isinstance(self.scalar, DeviceScalar):  # may be empty: then T is
+        if isinstance(s, DeviceScalar) and not s.surely_present:  # may be empty: then T is
             return False
         a_full = self.a[0] is None
         if k == "add":
@@ -86,6 +87,9 @@ class DeviceScalar:
 
     buf: Any  # [value, present]
     dtype: DataType
+    # present for certain, known on the host without a read (a reduction of a full
+    # vector, an accumulation with a present operand): a fill with it is full
+    surely_present: bool = False
 
     @property
     def value(self) -> Any:

@@ -176,7 +176,8 @@ def reduce_dense(m: Monoid, bits: Any, vals: Any, out: DataType,
                                      np.int32(b_full), vals if b_full else b_bits,
                                      vals if b_vals is None else b_vals, p_has, p_v, p_at, done,
                                      res))
-    return DeviceScalar(res, out)
+    # a full vector (and a full B for the dot) of at least one element has a value
+    return DeviceScalar(res, out, surely_present=n > 0 and full and b_full)
 
 
 @functools.cache

@@ -77,7 +77,13 @@ def accumulate_scalar(accum: BinaryOp, c: DeviceScalar | tuple[Any, bool], c_dty
     with cp.cuda.Device(device_id):
         out = cp.empty(2, dtype=c_dtype.np_type)
         kern((1,), (1,), _operand(c, c_dtype, out) + _operand(t, t_dtype, out) + (out,))
-    return DeviceScalar(out, c_dtype)
+    return DeviceScalar(out, c_dtype, surely_present=_surely(c) or _surely(t))
+
+
+def _surely(x: DeviceScalar | tuple[Any, bool]) -> bool:
+    if isinstance(x, DeviceScalar):
+        return x.surely_present
+    return bool(x[1] and x[0] is not None)
 
 
 __all__ = ["accumulate_scalar"]

@@ -131,7 +131,8 @@ class Scalar:
         if isinstance(data, DeviceScalar):
             if accum is None or (self._dev is None and self._value is None):
                 if data.dtype != self.dtype:  # cast on the device: no read
-                    data = DeviceScalar(data.buf.astype(self.dtype.np_type), self.dtype)
+                    data = DeviceScalar(data.buf.astype(self.dtype.np_type), self.dtype,
+                                        data.surely_present)
                 self._value, self._dev = None, data
                 return
         if accum is not None and (self._dev is not None or isinstance(data, DeviceScalar)) \

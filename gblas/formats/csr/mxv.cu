@@ -40,20 +40,33 @@ __device__ __forceinline__ T gb_ld_stream(const T* p) { return __ldcs(p); }
 // out_vals, which then hold C: a row without a product (or masked out) leaves C(i) as it is
 // (the C API's write-back of C<M>(accum) without replace). CFULL: every C(i) is present,
 // and no presence byte is read or written.
+// gb_put_old: the same with C(i) (c_old, c_has) loaded beforehand.
 template <int ACC, bool CFULL, typename TZ>
-__device__ __forceinline__ void gb_put(bool* __restrict__ pres, TZ* __restrict__ vals,
-                                       long long i, bool found, TZ v, TZ ident) {
+__device__ __forceinline__ void gb_put_old(bool* __restrict__ pres, TZ* __restrict__ vals,
+                                           long long i, bool found, TZ v, TZ ident, TZ c_old,
+                                           bool c_has) {
   if constexpr (ACC < 0) {
     pres[i] = found;
     vals[i] = found ? v : ident;
   } else {
     if (!found) return;
-    if (CFULL || pres[i]) {
-      vals[i] = gb_mult<ACC, TZ, TZ>(vals[i], v, i, 0LL, 0LL);
+    if (CFULL || c_has) {
+      vals[i] = gb_mult<ACC, TZ, TZ>(c_old, v, i, 0LL, 0LL);
     } else {
       vals[i] = v;
       pres[i] = true;
     }
+  }
+}
+
+template <int ACC, bool CFULL, typename TZ>
+__device__ __forceinline__ void gb_put(bool* __restrict__ pres, TZ* __restrict__ vals,
+                                       long long i, bool found, TZ v, TZ ident) {
+  if constexpr (ACC < 0) {
+    gb_put_old<ACC, CFULL, TZ>(pres, vals, i, found, v, ident, ident, false);
+  } else {
+    if (!found) return;
+    gb_put_old<ACC, CFULL, TZ>(pres, vals, i, true, v, ident, vals[i], CFULL || pres[i]);
   }
 }
 
@@ -296,6 +309,8 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
                                unsigned long long* __restrict__ count) {
   __shared__ TZ s_prod[GB_TILE_CAP];
   __shared__ long long s_queue[GB_TILE_CAP / 32];
+  __shared__ TZ s_qc[ACC >= 0 ? GB_TILE_CAP / 32 : 1];  // C(i) of the queued rows
+  __shared__ bool s_qh[ACC >= 0 ? GB_TILE_CAP / 32 : 1];
   __shared__ int s_nq;
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const int nwarps = blockDim.x >> 5;
@@ -334,6 +349,18 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
       continue;  // uniform over the block: no barrier is skipped by part of it
     }
     if (t == 0) s_nq = 0;
+    // with an accumulator, C(i) of the thread's first row is loaded here, before the
+    // staging: its latency then hides behind the products' instead of adding a round of
+    // memory latency to the fold (a tile of a Kronecker graph holds ~30-60 rows, so
+    // most rows are a thread's first; the others read C(i) in the fold)
+    TZ c_first = ident;
+    bool c_has = CFULL;
+    if constexpr (ACC >= 0) {
+      if (r0 + t < r1) {
+        c_first = out_vals[r0 + t];
+        if constexpr (!CFULL) c_has = out_pres[r0 + t];
+      }
+    }
     // stage: every product of the tile, GB_TILE_UNROLL loads in flight per thread
     for (long long base = lo; base < hi; base += (long long)GB_TILE_UNROLL * blockDim.x) {
       TI k[GB_TILE_UNROLL];
@@ -363,8 +390,14 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
       // a hub row (longer than long_row, not masked out) is the hub kernels' alone: written
       // twice, an accumulator would fold T(i) into C(i) twice
       if (allowed && e - s > long_row) continue;
+      const bool first = i == r0 + t;
       if (allowed && e - s > 32) {
-        s_queue[atomicAdd(&s_nq, 1)] = i;
+        const int slot = atomicAdd(&s_nq, 1);
+        s_queue[slot] = i;
+        if constexpr (ACC >= 0) {
+          s_qc[slot] = first ? c_first : out_vals[i];
+          s_qh[slot] = first ? c_has : (CFULL || out_pres[i]);
+        }
         continue;
       }
       const bool found = allowed && e > s;
@@ -373,7 +406,11 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
         acc = s_prod[s];
         for (long long p = s + 1; p < e; ++p) acc = gb_add<AOP, TZ>(acc, s_prod[p]);
       }
-      gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, found, acc, ident);
+      if (first) {
+        gb_put_old<ACC, CFULL, TZ>(out_pres, out_vals, i, found, acc, ident, c_first, c_has);
+      } else {
+        gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, found, acc, ident);
+      }
       nfound += found ? 1 : 0;
     }
     __syncthreads();
@@ -386,7 +423,11 @@ __global__ void mxv_pull_tiles(const long long* __restrict__ indptr,
         acc = gb_add<AOP, TZ>(acc, __shfl_down_sync(GB_FULL_MASK, acc, off));
       }
       if (lane == 0) {
-        gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, true, acc, ident);
+        if constexpr (ACC >= 0) {
+          gb_put_old<ACC, CFULL, TZ>(out_pres, out_vals, i, true, acc, ident, s_qc[q], s_qh[q]);
+        } else {
+          gb_put<ACC, CFULL, TZ>(out_pres, out_vals, i, true, acc, ident);
+        }
         nfound += 1;
       }
     }
