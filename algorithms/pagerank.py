@@ -127,35 +127,43 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
     w = Vector(FP64, n, device=dev)
     err = math.inf
     it = 0
+
+    def start_next(nxt: Vector, cur: Vector) -> None:
+        """nxt = the jump and the dangling share of ``cur``: the next iterate before its
+        product is accumulated into it (as LAGraph does; a GPU pull adds its sums into
+        nxt as it writes them)."""
+        if sink is not None and spread is None and isinstance(teleport, float):
+            # Σ cur(sinks)·d/n and the uniform jump in one scalar (on a GPU: on the device)
+            mass = cur.inner(sink, semiring.plus_times).new()
+            mass(binary.plus) << teleport
+            nxt << mass
+            return
+        nxt << teleport
+        if sink is not None:
+            mass = cur.inner(sink, semiring.plus_times).new()
+            if spread is None:
+                nxt(binary.plus) << mass
+            else:
+                nxt(binary.plus) << spread.apply(binary.times, right=mass.value or 0.0)
+
     w << rank.ewise_mult(scale, binary.times)
+    start_next(prev, rank)
     while it < max_iters:
         it += 1
         rank, prev = prev, rank
-        # r' = the jump and the dangling share, then the product accumulated into it (as
-        # LAGraph does: on a GPU the pull adds its sums into r' as it writes them)
-        if sink is not None and spread is None:
-            # Σ r(sinks)·d/n and the uniform jump in one scalar (on a GPU: on the device)
-            mass = prev.inner(sink, semiring.plus_times).new()
-            if isinstance(teleport, float):
-                mass(binary.plus) << teleport
-                rank << mass
-            else:
-                rank << teleport
-                rank(binary.plus) << mass
-        else:
-            rank << teleport
-            if sink is not None:
-                mass = prev.inner(sink, semiring.plus_times).new()
-                rank(binary.plus) << spread.apply(binary.times, right=mass.value or 0.0)
         rank(binary.plus) << w.vxm(W, sr)
-        # the next iteration's w, issued before the read of the change below: on a GPU the
-        # host then has only the product to issue after the read (one element-wise pass
-        # too many when this was the last iteration)
+        # the next iteration's w and start (the jump and dangling share, into prev once
+        # the change below is taken from it) are issued before the read of the change:
+        # on a GPU the host then has only the product to issue after the read (a few
+        # element-wise passes too many when this was the last iteration)
         w << rank.ewise_mult(scale, binary.times)
         # the L1 change Σ |prev − rank|, in prev (its values are not needed any more)
         prev(binary.minus) << rank
         prev << prev.apply(unary.abs)
-        err = prev.reduce(monoid.plus).new().value or 0.0
+        change = prev.reduce(monoid.plus).new()
+        if it < max_iters:
+            start_next(prev, rank)
+        err = change.value or 0.0
         if err < n * tol:
             break
     if stats is not None:
