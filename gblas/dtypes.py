@@ -56,6 +56,8 @@ class DataType:
             return True
         if isinstance(other, DataType):
             return self.np_type == other.np_type
+        if isinstance(other, str) and other not in _BY_NAME:
+            return False  # (lookup_dtype would build an error message to be caught)
         try:
             return self.np_type == lookup_dtype(other).np_type  # type: ignore[arg-type]
         except (DomainMismatch, TypeError):

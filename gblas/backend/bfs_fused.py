@@ -76,6 +76,7 @@ from numba.extending import intrinsic
 from .bfs_rule import direction_rule
 from .bits import ctz as _ctz
 from .bits import popc as _popc
+from .threads import num_threads
 
 KERNEL_NAME = "cpu_fused_bfs"
 MODES = {"auto": 0, "push": 1, "pull": 2}
@@ -548,7 +549,7 @@ def bfs_csr(indptr: Any, indices: Any, indptr_t: Any, indices_t: Any, source: in
     else:
         indptr_t, indices_t = i64(indptr_t), ids(indices_t, indices)
     n = indptr.shape[0] - 1
-    threads = max(1, numba.get_num_threads())
+    threads = max(1, num_threads())
     if serial_edges is None:  # one thread: every push serial (no atomics)
         serial_edges = SERIAL_EDGES if threads > 1 else 2**62
     if segment is None:  # a worker's share of n, and room for a serial push's claims

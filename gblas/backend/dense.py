@@ -149,11 +149,22 @@ def _arange(xp: Any, n: int) -> Any:
     return _IOTA[0][:n]
 
 
+_ZEROS: list[Any] = [np.empty(0, dtype=np.int64)]
+
+
 def _zeros(xp: Any, n: int) -> Any:
-    """n int64 zeros (a vector's column positions), read-only: a broadcast view on the CPU."""
+    """n int64 zeros (a vector's column positions), read-only: on the CPU a view of one
+    array kept like _arange's (np.broadcast_to cost ~5 µs a call: a select on a small
+    vector paid it every time), a broadcast view beyond _IOTA_MAX."""
     if xp is not np:
         return xp.zeros(n, dtype=np.int64)
-    return np.broadcast_to(np.int64(0), (n,))
+    if n > _IOTA_MAX:
+        return np.broadcast_to(np.int64(0), (n,))
+    if _ZEROS[0].shape[0] < n:
+        z = np.zeros(min(max(n, 2 * _ZEROS[0].shape[0]), _IOTA_MAX), dtype=np.int64)
+        z.flags.writeable = False
+        _ZEROS[0] = z
+    return _ZEROS[0][:n]
 
 
 def _binary(op: BinaryOp, a: Any, b: Any, domain: DataType, out: DataType, n: int,

@@ -23,7 +23,7 @@ from numba import prange
 
 from ..semirings.codegen_numba import FIRST, MAX, MIN, PAIR, PLUS, SECOND, TIMES
 from ..semirings.model import KernelSemiring
-from .threads import threads_for
+from .threads import num_threads, threads_for
 
 _TYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.int64),
           np.dtype(np.int32))
@@ -211,6 +211,23 @@ _OWN = {(MIN, PLUS): _pull_min_plus}
 SERIAL_WORK = 1 << 12
 
 
+_BOOL = np.dtype(np.bool_)
+_CONSTANTS: dict[tuple[Any, Any], Any] = {}
+
+
+def _constant(dt: np.dtype, value: Any) -> Any:
+    """A 1-element array of ``value`` (an iso value, a placeholder the kernels only read):
+    kept, so that a small pull does not allocate one per call."""
+    key = (dt, value)
+    arr = _CONSTANTS.get(key)
+    if arr is None:
+        if len(_CONSTANTS) > 256:  # iso values vary by matrix: bounded
+            _CONSTANTS.clear()
+        # writable: Numba compiles a read-only array argument as another signature
+        arr = _CONSTANTS[key] = np.full(1, value, dtype=dt)
+    return arr
+
+
 def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: Any,
          mask_bits: Any, mask_comp: bool, ks: KernelSemiring) -> tuple[Any, Any]:
     """(present, values) of T = M ⊕.⊗ x over CSR arrays of M (``values`` None: every
@@ -221,17 +238,17 @@ def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: 
         mop, values, iso = FIRST, None, 1
     if mop in (FIRST, TIMES, PLUS):
         if values is None:
-            mvals, m_iso = np.full(1, iso, dtype=dt), True
+            mvals, m_iso = _constant(dt, iso), True
         else:
             mvals, m_iso = np.ascontiguousarray(values, dtype=dt), False
     else:
-        mvals, m_iso = np.zeros(1, dtype=dt), True
+        mvals, m_iso = _constant(dt, 0), True
     n = indptr.shape[0] - 1
     x = np.ascontiguousarray(x_vals, dtype=dt)
     full = x_bits is None
-    xpres = np.ones(1, dtype=np.bool_) if full else np.ascontiguousarray(x_bits, np.bool_)
+    xpres = _constant(_BOOL, True) if full else np.ascontiguousarray(x_bits, np.bool_)
     use_mask = mask_bits is not None
-    mask = np.ascontiguousarray(mask_bits, np.bool_) if use_mask else np.zeros(1, np.bool_)
+    mask = np.ascontiguousarray(mask_bits, np.bool_) if use_mask else _constant(_BOOL, False)
     out = np.empty(n, dtype=dt)
     pres = np.empty(n, dtype=np.bool_)
     ptr = np.ascontiguousarray(indptr, np.int64)
@@ -248,7 +265,7 @@ def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: 
     # pieces of about equal work, handed to the threads as they come free: dynamic chunks of
     # rows (parallel_chunksize over the rows) balanced email-Enron's short rows badly, and
     # static halves lose when one thread is slowed (a loaded VM)
-    threads = numba.get_num_threads()
+    threads = num_threads()
     if threads == 1 or work < SERIAL_WORK:
         with threads_for(work, SERIAL_WORK):
             kernel(*args, 1)

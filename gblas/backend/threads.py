@@ -4,7 +4,7 @@ OpenMP pool behind Numba's parallel kernels waits between and inside parallel re
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import numba
@@ -41,6 +41,19 @@ def start_pool() -> str | None:
             del os.environ["GOMP_SPINCOUNT"]
 
 
+# Numba's public get/set_num_threads take a lock and re-check the pool on every call (2-3
+# µs each on the 2-core VM: a tiny mxv asked for the count three times and set it twice);
+# once the pool runs, the threading layer's own functions answer in ~0.3 µs. Bound by
+# _bind_fast below; the public ones where Numba has no such functions.
+_GET: list[Callable[[], int]] = [numba.get_num_threads]
+_SET: list[Callable[[int], None]] = [numba.set_num_threads]
+
+
+def num_threads() -> int:
+    """Numba's thread count for the calling thread (numba.get_num_threads, cheaper)."""
+    return _GET[0]()
+
+
 @contextmanager
 def threads_for(work: int, serial_below: int = SERIAL_WORK) -> Iterator[None]:
     """Run small inputs (``work`` < ``serial_below``) on one thread: waking the pool costs
@@ -49,14 +62,30 @@ def threads_for(work: int, serial_below: int = SERIAL_WORK) -> Iterator[None]:
     if work >= serial_below:
         yield
         return
-    prev = numba.get_num_threads()
-    numba.set_num_threads(1)
+    prev = _GET[0]()
+    if prev == 1:
+        yield
+        return
+    _SET[0](1)
     try:
         yield
     finally:
-        numba.set_num_threads(prev)
+        _SET[0](prev)
 
 
-start_pool()
+def _bind_fast() -> None:
+    """Use the threading layer's get/set functions once the pool has started."""
+    try:
+        from numba.np.ufunc import parallel  # noqa: PLC0415
 
-__all__ = ["GOMP_SPIN", "SERIAL_WORK", "start_pool", "threads_for"]
+        get, put = parallel._get_num_threads, parallel._set_num_threads
+    except (ImportError, AttributeError):
+        return
+    if callable(get) and callable(put) and get() == numba.get_num_threads():
+        _GET[0], _SET[0] = get, put
+
+
+if start_pool() is not None:
+    _bind_fast()
+
+__all__ = ["GOMP_SPIN", "SERIAL_WORK", "num_threads", "start_pool", "threads_for"]

@@ -43,11 +43,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 
 from .. import Vector, config
 from ..backend.bfs_rule import direction_rule
+from ..backend.threads import num_threads
 from ..dtypes import INT64
 from . import bfs_levels_cpu as cpu_kernels
 from .vector import DistVector
@@ -221,7 +221,7 @@ class _Level:
             cpu_kernels.claim(*self.t, self.a[0], self.lo, self.hi, self.span, k, push,
                               self.vis, cand, nparts, parents, self.lvl, self.par,
                               self.newbits, self.tail, self.queue[slot], self.cnt[slot],
-                              max(1, min(self.span, 8 * numba.get_num_threads())))
+                              max(1, min(self.span, 8 * num_threads())))
 
     def exchange(self, slot: int) -> tuple[int, int]:
         """The new frontier words (and the level's counts after them) all-gathered and

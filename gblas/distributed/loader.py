@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .. import Matrix
+from ..backend.threads import num_threads
 from ..exceptions import InvalidValue
 from ..generators import (
     _CHUNK,
@@ -41,9 +42,7 @@ _BATCH_CHUNKS = 32  # chunks drawn between two all-to-alls (bounds the memory in
 def host_threads() -> int:
     """Threads a loader of this process may run: Numba's count (``NUMBA_NUM_THREADS``,
     which the benchmark sets to the host's cores over the processes)."""
-    import numba  # noqa: PLC0415
-
-    return max(1, int(numba.get_num_threads()))
+    return max(1, int(num_threads()))
 
 
 def _chunk_keys(scale: int, edge_factor: int, a: float, b: float, c: float, seed: int,

@@ -24,10 +24,10 @@ ReturnRule = str | DataType
 
 
 def _resolve_return(rule: ReturnRule, domain: DataType) -> DataType:
+    if isinstance(rule, DataType):  # first: DataType == "same" looks the name up and fails
+        return rule
     if rule == SAME:
         return domain
-    if isinstance(rule, DataType):
-        return rule
     if rule == "float":
         return domain if domain.is_float else FP64
     raise InvalidValue(f"bad return rule {rule!r}")

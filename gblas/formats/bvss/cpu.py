@@ -41,6 +41,7 @@ import numba
 import numpy as np
 from numba import prange
 
+from ...backend.threads import num_threads
 from ...backend.threads import threads_for as csr_threads_for
 from ...exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
 from .container import BVSS, SIGMA, TAU
@@ -299,7 +300,7 @@ def operand_bytes(rep: BVSS, present: Any = None, indices: Any = None) -> np.nda
 
 
 def _nchunks() -> int:
-    return 8 * max(numba.get_num_threads(), 1)
+    return 8 * max(num_threads(), 1)
 
 
 def threads_for(work: int) -> AbstractContextManager[None]:

@@ -18,6 +18,7 @@ import numba
 import numpy as np
 from numba import prange
 
+from ...backend.threads import num_threads
 from ...dtypes import DataType
 from ...exceptions import InvalidValue
 from ...semirings.codegen_numba import segment_reduce
@@ -222,7 +223,7 @@ _coo_mxv = SemiringKernel(_coo_mxv_impl, parallel=True)
 def _chunk_bounds(rows: Any) -> Any:
     """Chunk boundaries over the entries, about equal sized, each at a row start."""
     nnz = rows.shape[0]
-    nchunks = max(1, min(numba.get_num_threads() * 8, nnz // 4096))
+    nchunks = max(1, min(num_threads() * 8, nnz // 4096))
     cand = np.linspace(0, nnz, nchunks + 1).astype(np.int64)[1:-1]
     inner = np.searchsorted(rows, rows[cand], side="left") if cand.size else cand
     return np.unique(np.concatenate(([0], inner, [nnz]))).astype(np.int64)

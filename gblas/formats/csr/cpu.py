@@ -30,6 +30,7 @@ from numba import prange
 
 from ...backend.bits import ctz
 from ...backend.sort import radix_passes, radix_sort
+from ...backend.threads import num_threads
 from ...exceptions import NotImplementedForFormat
 from ...semirings import codegen_numba as cg
 from ...semirings.codegen_numba import add_op, cast_to, mult_op
@@ -190,7 +191,7 @@ def balanced_bounds(ptr: Any, parts: int) -> Any:
 
 def _chunk(n: int) -> int:
     """Dynamic-scheduling chunk size for a prange over ``n`` (possibly skewed) rows."""
-    t = max(numba.get_num_threads(), 1)
+    t = max(num_threads(), 1)
     return int(min(max(n // (t * 32), 16), 4096))
 
 
@@ -491,7 +492,7 @@ def push_parallel_applies(MT: CSR, x_indices: Any, nrows: int, ks: KernelSemirin
     if xi.shape[0] * 16 * MT.nnz < _PARALLEL_PUSH_EDGES * max(MT.nrows, 1):
         return False  # far below the threshold at 16x the average degree: skip the sum
     if nrows == 0 or not ks.derived("push_mark", push_mark_applies) or \
-            numba.get_num_threads() < 2:
+            num_threads() < 2:
         return False
     indptr = _idx(MT.indptr)
     return int((indptr[xi + 1] - indptr[xi]).sum()) >= _PARALLEL_PUSH_EDGES
@@ -569,7 +570,7 @@ def transpose(A: CSR) -> CSR:
     take at most 32 bytes per entry); an iso matrix stays iso."""
     indptr, indices = _idx(A.indptr), _idx(A.indices)
     nnz, ncols = indices.shape[0], int(A.ncols)
-    nb = max(1, min(numba.get_num_threads(), 4 * nnz // max(ncols, 1), A.nrows,
+    nb = max(1, min(num_threads(), 4 * nnz // max(ncols, 1), A.nrows,
                     nnz // 65536))
     bounds = np.concatenate(([0], balanced_cuts(indptr, nb), [A.nrows])).astype(np.int64)
     t_ptr, t_idx, perm = _transpose_par(indptr, indices, ncols, bounds, A.values is not None)

@@ -15,6 +15,7 @@ import numba
 import numpy as np
 from numba import prange
 
+from ...backend.threads import num_threads
 from .container import CSR
 from .cpu import balanced_bounds
 from .mxm_cpu import _lower_bound
@@ -210,7 +211,7 @@ def masked_product_work(A: CSR, M: CSR, len_b: np.ndarray,  # noqa: N803
     B's column; ``len_bt``: B's column lengths) and as a masked saxpy (A's entries in M's
     rows times B's rows; ``len_b``: their lengths), in one parallel pass (CPU)."""
     m_ptr = _idx(M.indptr)
-    nb = max(1, min(M.nrows, 8 * numba.get_num_threads()))
+    nb = max(1, min(M.nrows, 8 * num_threads()))
     bounds = balanced_bounds(m_ptr, nb)
     return _masked_product_work(_idx(A.indptr), _idx(A.indices), _idx(len_b), _idx(len_bt),
                                 m_ptr, _idx(M.indices), bounds)

@@ -26,6 +26,7 @@ from numba import prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ...backend.threads import num_threads
 from ...semirings import codegen_numba as cg
 from ...semirings.codegen_numba import add_op, cast_to, mult_op
 from ...semirings.model import KernelSemiring
@@ -249,7 +250,7 @@ def mxm_gustavson(A: CSR, B: CSR, mask_bits_csr: CSR | None, mask_comp: bool,
         return _empty_csr(m, p, ks)
     # one dense accumulator (3 arrays of ncols) per worker: cap the workers' total at 2**26
     # columns (1.5 GiB); very wide products run on fewer threads
-    nthr = max(1, min(numba.get_num_threads(), m, (1 << 26) // max(p, 1)))
+    nthr = max(1, min(num_threads(), m, (1 << 26) // max(p, 1)))
     use_mask = mask_bits_csr is not None
     if use_mask:
         m_ptr, m_idx = _idx(mask_bits_csr.indptr), _idx(mask_bits_csr.indices)
@@ -580,7 +581,7 @@ def mxm_masked_dot(A: CSR, BT: CSR, mask: CSR, ks: KernelSemiring) -> CSR:
     vals = np.empty(mask.nnz, dtype=ks.out_type.np_type)
     nwords = (int(A.ncols) + 63) // 64
     nwords = np.int64(nwords if nwords <= _DOT_BITMAP_WORDS else 0)
-    nblocks = max(1, min(m, 16 * numba.get_num_threads()))
+    nblocks = max(1, min(m, 16 * num_threads()))
     bounds = balanced_bounds(m_ptr, nblocks)
     a_ptr, bt_ptr = _idx(A.indptr), _idx(BT.indptr)
     pf = bt_idx.nbytes >= _PREFETCH_BYTES

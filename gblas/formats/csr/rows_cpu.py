@@ -11,7 +11,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from ...backend.threads import threads_for
+from ...backend.threads import num_threads, threads_for
 from .container import CSR
 from .cpu import _JIT_OPTS, _idx, balanced_bounds
 
@@ -126,7 +126,7 @@ def select_range(A: CSR, name: str, thunk: int) -> CSR:
                      np.int64(A.ncols), start, skip, o_ptr)
         np.cumsum(o_ptr, out=o_ptr)
         nnz = int(o_ptr[-1])
-        nb = max(1, min(m, 4 * numba.get_num_threads()))
+        nb = max(1, min(m, 4 * num_threads()))
         bounds = balanced_bounds(o_ptr, nb)
         iso = A.values is None
         o_idx = np.empty(nnz, dtype=np.int64)
@@ -351,7 +351,7 @@ def gather(A: CSR, rows: Any, colmap: Any, ncols: int, sort: bool) -> CSR:
             _gather_counts(indptr, indices, rows, colmap, o_ptr)
         np.cumsum(o_ptr, out=o_ptr)
         nnz = int(o_ptr[-1])
-        nb = max(1, min(m, 8 * numba.get_num_threads()))
+        nb = max(1, min(m, 8 * num_threads()))
         bounds = balanced_bounds(o_ptr, nb)
         with_pos = A.values is not None
         o_idx = np.empty(nnz, dtype=np.int64)

@@ -33,6 +33,7 @@ import numba
 import numpy as np
 from numba import prange
 
+from ...backend.threads import num_threads
 from ...semirings.codegen_numba import add_op, mult_op
 from ...semirings.model import KernelSemiring
 from ..csr.cpu import _JIT_OPTS, SemiringKernel, mask_args, operand_values, sr_args
@@ -167,7 +168,7 @@ LAST_RUN: dict[str, int] = {"pieces": 0, "skipped": 0, "rows": 0, "rows_read": 0
 
 
 def _chunksize(n: int) -> int:
-    t = max(numba.get_num_threads(), 1)
+    t = max(num_threads(), 1)
     return int(min(max(n // (t * 16), 1), 1024))
 
 
