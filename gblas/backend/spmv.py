@@ -23,7 +23,7 @@ from numba import prange
 
 from ..semirings.codegen_numba import FIRST, MAX, MIN, PAIR, PLUS, SECOND, TIMES
 from ..semirings.model import KernelSemiring
-from .threads import num_threads, threads_for
+from .threads import chunksize, num_threads, threads_for
 
 _TYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.int64),
           np.dtype(np.int32))
@@ -270,7 +270,7 @@ def pull(indptr: Any, indices: Any, values: Any, iso: Any, x_bits: Any, x_vals: 
         with threads_for(work, SERIAL_WORK):
             kernel(*args, 1)
     else:
-        with numba.parallel_chunksize(1):
+        with chunksize(1):
             kernel(*args, threads * PIECES)
     return pres, out
 

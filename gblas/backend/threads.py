@@ -73,19 +73,43 @@ def threads_for(work: int, serial_below: int = SERIAL_WORK) -> Iterator[None]:
         _SET[0](prev)
 
 
+def _set_chunksize(n: int) -> int:
+    """Set the chunk size of the parallel loops; returns the previous one."""
+    prev = numba.get_parallel_chunksize()
+    numba.set_parallel_chunksize(n)
+    return int(prev)
+
+
+_CHUNK: list[Callable[[int], int]] = [_set_chunksize]
+
+
+@contextmanager
+def chunksize(n: int) -> Iterator[None]:
+    """``numba.parallel_chunksize(n)`` without its cost (~9 µs: two locked calls of the
+    public API each way; here ~1 µs through the threading layer)."""
+    prev = _CHUNK[0](n)
+    try:
+        yield
+    finally:
+        _CHUNK[0](prev)
+
+
 def _bind_fast() -> None:
     """Use the threading layer's get/set functions once the pool has started."""
     try:
         from numba.np.ufunc import parallel  # noqa: PLC0415
 
         get, put = parallel._get_num_threads, parallel._set_num_threads
+        chunk = parallel._set_parallel_chunksize
     except (ImportError, AttributeError):
         return
     if callable(get) and callable(put) and get() == numba.get_num_threads():
         _GET[0], _SET[0] = get, put
+    if callable(chunk):
+        _CHUNK[0] = chunk
 
 
 if start_pool() is not None:
     _bind_fast()
 
-__all__ = ["GOMP_SPIN", "SERIAL_WORK", "num_threads", "start_pool", "threads_for"]
+__all__ = ["GOMP_SPIN", "SERIAL_WORK", "chunksize", "num_threads", "start_pool", "threads_for"]

@@ -30,7 +30,7 @@ from numba import prange
 
 from ...backend.bits import ctz
 from ...backend.sort import radix_passes, radix_sort
-from ...backend.threads import num_threads
+from ...backend.threads import chunksize, num_threads
 from ...exceptions import NotImplementedForFormat
 from ...semirings import codegen_numba as cg
 from ...semirings.codegen_numba import add_op, cast_to, mult_op
@@ -282,11 +282,11 @@ def mxv_pull(M: CSR, x_present: Any, x_values: Any | None, mask_bits: Any | None
     if pull_first_applies(ks):
         xbits = np.packbits(np.asarray(x_present, dtype=np.bool_), bitorder="little")
         kind, offset = _first_value(ks)  # type: ignore[misc]
-        with numba.parallel_chunksize(_chunk(M.nrows)):
+        with chunksize(_chunk(M.nrows)):
             _pull_first(_idx(M.indptr), _idx(M.indices), xbits, mb, use_mask,
                         bool(mask_comp), kind, np.int64(offset), out_pres, out_vals)
         return out_pres, out_vals
-    with numba.parallel_chunksize(_chunk(M.nrows)):
+    with chunksize(_chunk(M.nrows)):
         _pull.for_semiring(ks)(
             _idx(M.indptr), _idx(M.indices), *operand_values(M.values, M.iso, ks.uses_left, ks),
             np.ascontiguousarray(x_present, dtype=np.bool_),
@@ -509,7 +509,7 @@ def mxv_push_parallel(MT: CSR, x_indices: Any, nrows: int, mask_bits: Any | None
         return None
     mb, use_mask = mask_args(mask_bits)
     flag = np.zeros(nrows, dtype=np.bool_)
-    with numba.parallel_chunksize(max(1, min(256, xi.shape[0] // 64))):
+    with chunksize(max(1, min(256, xi.shape[0] // 64))):
         _push_mark(_idx(MT.indptr), _idx(MT.indices), xi, mb, use_mask, bool(mask_comp), flag)
     vals = np.empty(nrows, dtype=ks.out_type.np_type)
     _row_products(flag, kernel_opcodes(ks)[0], _scalar(ks.identity, ks.out_type.np_type), vals)

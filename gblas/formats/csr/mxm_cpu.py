@@ -26,7 +26,7 @@ from numba import prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ...backend.threads import num_threads
+from ...backend.threads import chunksize, num_threads
 from ...semirings import codegen_numba as cg
 from ...semirings.codegen_numba import add_op, cast_to, mult_op
 from ...semirings.model import KernelSemiring
@@ -587,7 +587,7 @@ def mxm_masked_dot(A: CSR, BT: CSR, mask: CSR, ks: KernelSemiring) -> CSR:
     pf = bt_idx.nbytes >= _PREFETCH_BYTES
     c_ptr = np.zeros(m + 1, dtype=np.int64)
     row_nz = c_ptr[1:]
-    with numba.parallel_chunksize(1):
+    with chunksize(1):
         if _counts_intersection(ks):
             _count(bounds, a_ptr, a_idx, bt_ptr, bt_idx, m_ptr, m_idx, nwords, pf,
                    sr_args(ks)[2], pres, vals, row_nz)

@@ -11,7 +11,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from ...backend.threads import num_threads, threads_for
+from ...backend.threads import chunksize, num_threads, threads_for
 from .container import CSR
 from .cpu import _JIT_OPTS, _idx, balanced_bounds
 
@@ -357,7 +357,7 @@ def gather(A: CSR, rows: Any, colmap: Any, ncols: int, sort: bool) -> CSR:
         o_idx = np.empty(nnz, dtype=np.int64)
         pos = np.empty(nnz if with_pos else 0, dtype=np.int64)
         nbits = max(1, int(ncols - 1).bit_length()) if sort else 0
-        with numba.parallel_chunksize(1):
+        with chunksize(1):
             _gather_fill(indptr, indices, rows, colmap, np.int64(nbits), bounds, o_ptr, o_idx,
                          pos, with_pos)
     vals = A.values[pos] if with_pos else None

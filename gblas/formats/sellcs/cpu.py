@@ -33,7 +33,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from ...backend.threads import num_threads
+from ...backend.threads import chunksize, num_threads
 from ...semirings.codegen_numba import add_op, mult_op
 from ...semirings.model import KernelSemiring
 from ..csr.cpu import _JIT_OPTS, SemiringKernel, mask_args, operand_values, sr_args
@@ -198,7 +198,7 @@ def mxv_pull(S: SellCS, x_present: Any, x_values: Any | None, mask_bits: Any | N
     iso = S.dtype.cast(1) if S.name == "slimsell" else S.iso
     has_perm = S.perm is not None
     perm = S.perm if has_perm else np.zeros(1, dtype=np.int64)
-    with numba.parallel_chunksize(_chunksize(npieces)):
+    with chunksize(_chunksize(npieces)):
         _mxv.for_semiring(ks)(
             np.int64(C), np.int64(n), S.cs, pstart, pc, plo, phi, S.cols,
             *operand_values(S.values, iso, ks.uses_left, ks), perm, has_perm,
