@@ -10,10 +10,7 @@ and ``outdeg`` the out-degree of every vertex, one iteration is
     r'   = wᵀ +.× A  +  (d · Σ_dangling r + 1 − d) / n
 
 i.e. a dangling vertex (no out-edge) spreads its rank uniformly over all vertices, as
-``networkx.pagerank`` does. As in LAGraph, r' is first set to the jump and the dangling
-share, and the product is accumulated into it (``r'(plus) << w +.× A``): a GPU pull adds
-its sums into r' as it writes them, one pass where writing the product and adding two
-scalars took three. The iteration stops when the L1 change ``Σ |r' − r|`` drops
+``networkx.pagerank`` does. The iteration stops when the L1 change ``Σ |r' − r|`` drops
 below ``n · tol`` (NetworkX's test), or after ``max_iters`` iterations.
 
 What does not change between iterations is computed once, as LAGraph does: ``d / outdeg``
@@ -21,9 +18,9 @@ What does not change between iterations is computed once, as LAGraph does: ``d /
 ``w = r .* scale`` is a full vector), and the dangling vertices as a vector ``sink`` of
 ``d / n`` so that their share is one inner product ``r ⋅ sink``. Unweighted,
 the product is ``w plus.first A``: A's values are never read and never copied. One
-iteration is an inner product, a fill, the vxm, an element-wise product and the L1
+iteration is an element-wise product, the vxm, two scalar accumulations, and the L1
 change (on a GPU: kernels only, and the one read of the change, after which the host has
-only the fill and the product to issue).
+only the product to issue).
 
 NetworkX's options are Vectors here: a ``personalization`` p replaces the uniform jump
 ``(1 − d)/n`` by ``(1 − d)·p``, and dangling vertices then spread their rank by p (or by a
@@ -127,43 +124,26 @@ def pagerank(A: Matrix, *, damping: float = 0.85, tol: float = 1e-4,  # noqa: N8
     w = Vector(FP64, n, device=dev)
     err = math.inf
     it = 0
-
-    def start_next(nxt: Vector, cur: Vector) -> None:
-        """nxt = the jump and the dangling share of ``cur``: the next iterate before its
-        product is accumulated into it (as LAGraph does; a GPU pull adds its sums into
-        nxt as it writes them)."""
-        if sink is not None and spread is None and isinstance(teleport, float):
-            # Σ cur(sinks)·d/n and the uniform jump in one scalar (on a GPU: on the device)
-            mass = cur.inner(sink, semiring.plus_times).new()
-            mass(binary.plus) << teleport
-            nxt << mass
-            return
-        nxt << teleport
-        if sink is not None:
-            mass = cur.inner(sink, semiring.plus_times).new()
-            if spread is None:
-                nxt(binary.plus) << mass
-            else:
-                nxt(binary.plus) << spread.apply(binary.times, right=mass.value or 0.0)
-
     w << rank.ewise_mult(scale, binary.times)
-    start_next(prev, rank)
     while it < max_iters:
         it += 1
         rank, prev = prev, rank
-        rank(binary.plus) << w.vxm(W, sr)
-        # the next iteration's w and start (the jump and dangling share, into prev once
-        # the change below is taken from it) are issued before the read of the change:
-        # on a GPU the host then has only the product to issue after the read (a few
-        # element-wise passes too many when this was the last iteration)
+        rank << w.vxm(W, sr)
+        rank(binary.plus) << teleport
+        if sink is not None:
+            mass = prev.inner(sink, semiring.plus_times).new()
+            if spread is None:
+                rank(binary.plus) << mass
+            else:
+                rank(binary.plus) << spread.apply(binary.times, right=mass.value or 0.0)
+        # the next iteration's w, issued before the read of the change below: on a GPU the
+        # host then has only the product to issue after the read (one element-wise pass
+        # too many when this was the last iteration)
         w << rank.ewise_mult(scale, binary.times)
         # the L1 change Σ |prev − rank|, in prev (its values are not needed any more)
         prev(binary.minus) << rank
         prev << prev.apply(unary.abs)
-        change = prev.reduce(monoid.plus).new()
-        if it < max_iters:
-            start_next(prev, rank)
-        err = change.value or 0.0
+        err = prev.reduce(monoid.plus).new().value or 0.0
         if err < n * tol:
             break
     if stats is not None:
