@@ -1,7 +1,8 @@
 """``s(accum) << t`` for a Scalar whose value (or t) is still on the GPU, on the GPU: one
 one-thread kernel writes the new [value, present] pair, so that nothing waits for the
-device (PageRank adds its dangling mass and the teleport before one fill: a read there
-would stall every iteration). An operand on the host enters as a kernel argument. The
+device (the read there stalled a loop that sums a reduction and a constant into one
+scalar before filling a vector with it). An operand on the host enters as a kernel
+argument. The
 source is generated per (accumulator, types) and memoised per device, like
 :mod:`gblas.backend.reduce_cuda`.
 """
