@@ -13,10 +13,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_gpu_pull_segments import HUBS
+from test_gpu_pull_segments import _matrix as segments_matrix
 
 from gblas import Descriptor, Matrix, Vector, binary, semiring
 from gblas.formats.csr import cuda as csr_cuda
-from gblas.formats.csr.cuda import LONG_ROW, SEG
+from gblas.formats.csr.cuda import LONG_ROW
 from gblas.formats.vector import BITMAP, FULL
 from gblas.ops import writeback
 
@@ -26,17 +28,8 @@ PULL = Descriptor(direction="pull")
 
 
 def _matrix(rng: np.random.Generator, dtype: Any, hubs: bool) -> Matrix:
-    """Short rows (0..40 entries), with hub rows longer than LONG_ROW when ``hubs``."""
-    lengths = list(rng.choice([0, 1, 5, 33, 40], size=300))
-    if hubs:
-        for k, h in enumerate([LONG_ROW + 1, SEG + 1, 2 * SEG + 5]):
-            lengths.insert(41 * (k + 1), h)
-    n = 3 * SEG
-    rows = np.repeat(np.arange(len(lengths)), lengths)
-    cols = np.concatenate([rng.choice(n, k, replace=False) for k in lengths])
-    vals = rng.integers(-8, 9, rows.shape[0])
-    vals = vals > 0 if dtype is np.bool_ else vals.astype(dtype)
-    return Matrix.from_coo(rows, cols, vals, dtype=dtype, nrows=len(lengths), ncols=n)
+    """test_gpu_pull_segments' short rows, with its hub rows when ``hubs``."""
+    return segments_matrix(rng, dtype, HUBS if hubs else [])
 
 
 def _output(kind: str, A: Any, rng: np.random.Generator, dtype: Any, dev: str  # noqa: N803

@@ -22,10 +22,11 @@ GPU = "cuda:0"
 HUBS = [LONG_ROW + 1, SEG - 1, SEG, SEG + 1, 2 * SEG, 3 * SEG + 17]
 
 
-def _matrix(rng: np.random.Generator, dtype: Any) -> Matrix:
-    """Short rows (0..40 entries) with the hub rows of HUBS spread among them."""
+def _matrix(rng: np.random.Generator, dtype: Any, hubs: list[int] = HUBS) -> Matrix:  # noqa: B006
+    """Short rows (0..40 entries) with hub rows of these lengths spread among them (small
+    integer values: every fold order gives the same sums)."""
     lengths = list(rng.choice([0, 1, 5, 33, 40], size=300))
-    for k, h in enumerate(HUBS):
+    for k, h in enumerate(hubs):
         lengths.insert(37 * (k + 1), h)
     n = 4 * SEG
     rows = np.repeat(np.arange(len(lengths)), lengths)
