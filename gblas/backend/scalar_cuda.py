@@ -2,8 +2,7 @@
 one-thread kernel writes the new [value, present] pair, so that nothing waits for the
 device (the read there stalled a loop that sums a reduction and a constant into one
 scalar before filling a vector with it). An operand on the host enters as a kernel
-argument. The
-source is generated per (accumulator, types) and memoised per device, like
+argument. The source is generated per (accumulator, types) and memoised per device, like
 :mod:`gblas.backend.reduce_cuda`.
 """
 
