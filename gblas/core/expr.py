@@ -217,7 +217,8 @@ def update(parent: Any, rhs: Any, mask: Mask | None = None, accum: BinaryOp | No
             f"cannot assign a {type(rhs).__name__} to a {type(parent).__name__}; "
             "expected an expression, a collection of the same kind or a scalar"
         )
-    expr = expr.for_descriptor(desc)
+    if desc is not None or expr._mismatch is not None:  # (else the expression as it is)
+        expr = expr.for_descriptor(desc)
     if expr.ndim != parent.ndim:
         raise InvalidObject(
             f"{expr.op} gives a {expr.output_type.__name__} but the output is a "

@@ -214,7 +214,7 @@ def run_mxv(M: Any, x: Any, ks: KernelSemiring, mask: Mask | None,  # noqa: N803
     if xdata.on_device:
         T = reg.func(call)  # noqa: N806
     else:
-        if name == "csr_pull_spmv" and spmv.applies(ks):
+        if name == "csr_pull_spmv" and ks.derived("spmv", spmv.applies):
             # plus/min/max with first/second/times/plus/pair on one numeric type: the
             # specialised pull (operators inlined, no per-entry opcode switch; small ones
             # outside the parallel runtime)
