@@ -212,13 +212,14 @@ SERIAL_WORK = 1 << 12
 
 
 _BOOL = np.dtype(np.bool_)
-_CONSTANTS: dict[tuple[Any, Any], Any] = {}
+_CONSTANTS: dict[tuple[Any, str], Any] = {}
 
 
 def _constant(dt: np.dtype, value: Any) -> Any:
     """A 1-element array of ``value`` (an iso value, a placeholder the kernels only read):
-    kept, so that a small pull does not allocate one per call."""
-    key = (dt, value)
+    kept, so that a small pull does not allocate one per call. Keyed by the value's repr:
+    -0.0 == 0.0 (and a NaN is unequal to itself) as dictionary keys."""
+    key = (dt, repr(value))
     arr = _CONSTANTS.get(key)
     if arr is None:
         if len(_CONSTANTS) > 256:  # iso values vary by matrix: bounded
