@@ -135,6 +135,17 @@ def _or(x: Any, y: Any) -> Any:
 
 _IOTA_MAX = 1 << 22  # positions kept for vectors up to this size (32 MB)
 _IOTA: list[Any] = [np.empty(0, dtype=np.int64)]
+_ZEROS: list[Any] = [np.empty(0, dtype=np.int64)]
+
+
+def _kept(cache: list[Any], n: int, make: Any) -> Any:
+    """The first n elements of the read-only int64 array kept in ``cache`` (made anew by
+    ``make(size, dtype=np.int64)``, at least doubled, when shorter than n; n <= _IOTA_MAX)."""
+    if cache[0].shape[0] < n:
+        a = make(min(max(n, 2 * cache[0].shape[0]), _IOTA_MAX), dtype=np.int64)
+        a.flags.writeable = False
+        cache[0] = a
+    return cache[0][:n]
 
 
 def _arange(xp: Any, n: int) -> Any:
@@ -142,14 +153,7 @@ def _arange(xp: Any, n: int) -> Any:
     fresh ``np.arange`` of 10⁵ ids cost ~70 µs, several times per CC or PageRank call)."""
     if xp is not np or n > _IOTA_MAX:
         return xp.arange(n, dtype=np.int64)
-    if _IOTA[0].shape[0] < n:
-        a = np.arange(min(max(n, 2 * _IOTA[0].shape[0]), _IOTA_MAX), dtype=np.int64)
-        a.flags.writeable = False
-        _IOTA[0] = a
-    return _IOTA[0][:n]
-
-
-_ZEROS: list[Any] = [np.empty(0, dtype=np.int64)]
+    return _kept(_IOTA, n, np.arange)
 
 
 def _zeros(xp: Any, n: int) -> Any:
@@ -160,11 +164,7 @@ def _zeros(xp: Any, n: int) -> Any:
         return xp.zeros(n, dtype=np.int64)
     if n > _IOTA_MAX:
         return np.broadcast_to(np.int64(0), (n,))
-    if _ZEROS[0].shape[0] < n:
-        z = np.zeros(min(max(n, 2 * _ZEROS[0].shape[0]), _IOTA_MAX), dtype=np.int64)
-        z.flags.writeable = False
-        _ZEROS[0] = z
-    return _ZEROS[0][:n]
+    return _kept(_ZEROS, n, np.zeros)
 
 
 def _binary(op: BinaryOp, a: Any, b: Any, domain: DataType, out: DataType, n: int,
