@@ -160,7 +160,8 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
 
         if bfs_levels.applies(A, parents, alpha, beta1, beta2):
             lv, pi, info = bfs_levels.dist_bfs(A, src, parents=parents, direction=direction,
-                                               alpha=alpha, beta1=beta1, beta2=beta2)
+                                               alpha=alpha, beta1=beta1, beta2=beta2,
+                                               timing=stats is not None)
             if stats is not None:  # all of info, its kernel as the list other paths give
                 stats.update({k: v for k, v in info.items() if k != "kernel"},
                              kernels=[info["kernel"]])

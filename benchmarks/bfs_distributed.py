@@ -118,10 +118,10 @@ def worker(args: argparse.Namespace) -> None:
         bfs(A, roots[0], parents=parents)
         teps, times, found = [], [], []
         for src in roots:
-            st: dict[str, Any] = {}
-            dt, res = _timed(comm, dev,
-                             lambda s=src, st=st: bfs(A, s, parents=parents, stats=st))
+            dt, res = _timed(comm, dev, lambda s=src: bfs(A, s, parents=parents))
             lv, pi = res if parents else (res, None)
+            st: dict[str, Any] = {}  # the levels' split, from an untimed search (events)
+            bfs(A, src, parents=parents, stats=st)
             if args.validate:
                 gd.validate_bfs(A, src, lv, pi)
             teps.append(component_edges(lv) / dt)
@@ -136,7 +136,7 @@ def worker(args: argparse.Namespace) -> None:
         steps = []
         for _, st in found:
             # the level loop of bfs_levels times its levels (host clock, one read a level)
-            # and, on GPUs, the device ms of its push (expand + all-to-all), claim, exchange
+            # and, on GPUs, the device ms of its push or claim and of its exchange
             parts = st.get("level_parts_ms") or [[]] * len(st.get("level_ms", []))
             steps.append([f"start {st['start_ms']:.2f}"] + [
                 f"{d[:4]} {t:.2f}" + (" [" + "/".join(f"{x:.2f}" for x in q) + "]" if q else "")

@@ -1,34 +1,35 @@
 // The distributed direction-optimising BFS, one process's share of a level (CuPy RawModule).
 // gblas/distributed/bfs_levels.py drives it: per level, these kernels on the process's rows
-// and NCCL collectives between them; docs/distributed.md has the design and byte counts.
+// and one NCCL all-gather between them; docs/distributed.md has the design and byte counts.
 //
 // Process p owns the vertices lo <= v < hi (1D block partition). State on its GPU:
-//   lvl[i], par[i]  int32, i = v - lo: the level (-1 = not reached) and parent of its vertices;
+//   lvl[i], par[i]  int32, i = v - lo: the level (-1 = not reached) and parent of its vertices
+//                   (par holds INT_MAX until found: pushes and hub chunks lower it by atomicMin);
 //   vis             the visited bitmap of ALL n vertices (bit v of word v >> 5), the same on
 //                   every process: exactly the vertices of level <= k - 1 while level k runs;
-//   queue, chunks   its own vertices found at the last level, to expand if the next level
-//                   pushes: out-degree < DB_BIG in the queue (local ids), bigger ones as
-//                   chunks of DB_CHUNK edges (i << 32 | chunk), so that no warp walks a hub;
-//   cnt[2][4]       per level parity: {-, -, queue size, chunks};
+//   C (c_ptr/c_idx) the edges INTO the block by source: row u (any of the n vertices) lists
+//                   the local ids of u's out-neighbours in the block (Aᵀ's block transposed;
+//                   A's block itself with one process);
+//   queue, chunks   the whole last frontier (global ids, from every process's gathered
+//                   words) for a push: C-degree < DB_BIG in the queue, bigger as chunks of
+//                   DB_CHUNK edges (u << 32 | chunk), so that no warp walks a hub; cnt[4]:
+//                   {-, -, queue size, chunks};
 //   newbits         the block's words of the new frontier, padded to the same length on
 //                   every process, then two uint64 counts (tail): the vertices found and
-//                   their out-edges, all-gathered with the words (no separate reduction).
+//                   (after a push) their out-edges, all-gathered with the words.
 //
 // A level k:
-//   push  dbfs_expand marks every unvisited neighbour of the queued vertices in `touched`
-//         (a bitmap of all n vertices); the words of each owner's block go to that owner
-//         (NCCL send/recv), which ORs them in dbfs_claim: its candidates;
-//   pull  every unvisited vertex of the block is a candidate;
-//   dbfs_claim scans each candidate's in-row (rows sorted) up to the first in-neighbour in
-//   vis: that neighbour is on level k - 1 (an unvisited vertex has no visited in-neighbour
-//   further up), so it is the smallest parent one level up, the parent of the one-process
-//   search. A pushed candidate is on level k without a scan: only a search for parents
-//   scans its row (up to the first frontier vertex: as long as a pull of it). It writes
-//   lvl, par, the block's words of the new frontier (global bit order, one warp a word),
-//   the queue and chunks, and the counts;
-//   the new words are all-gathered (NCCL) and dbfs_unpack ORs every process's words into
-//   vis; the counts, summed there, are read by the host, which takes the next direction
-//   (LAGraph's rule, gblas.backend.bfs_rule).
+//   push  dbfs_queue lists the last frontier from the gathered words (the source at level
+//         1), dbfs_push walks its rows of C: every unvisited out-neighbour in the block is on
+//         level k (one atomicCAS claims it), its parent the smallest frontier in-neighbour
+//         (atomicMin): the parent of the one-process search. No candidates travel: every
+//         process has the whole frontier and the edges into its own block;
+//   pull  dbfs_claim scans each unvisited vertex's in-row (rows sorted) up to the first
+//         in-neighbour in vis: that neighbour is on level k - 1 (an unvisited vertex has no
+//         visited in-neighbour further up), so it is the smallest parent one level up;
+//   then the new words are all-gathered (NCCL) and dbfs_unpack ORs every process's words
+//   into vis; the counts, summed there, are read by the host, which takes the next
+//   direction (LAGraph's rule, gblas.backend.bfs_rule).
 // Every loop is grid-stride (warp-strided where a warp cooperates): correct for any grid.
 
 #define DB_FULL 0xffffffffu
@@ -46,12 +47,6 @@
 // 3.85 through __ldg, one run of 8 roots each).
 __device__ __forceinline__ bool db_seen(const unsigned* __restrict__ vis, long long u) {
   return (__ldcg(&vis[u >> 5]) >> (u & 31)) & 1u;
-}
-
-// An unused atomicOr compiles to a reduction (RED): the lane does not wait for it.
-__device__ __forceinline__ void db_mark(const unsigned* __restrict__ vis, unsigned* touched,
-                                        long long v) {
-  if (!db_seen(vis, v)) atomicOr(&touched[v >> 5], 1u << (v & 31));
 }
 
 // Warp-synchronous: the inclusive prefix sum of x over the lanes.
@@ -99,9 +94,58 @@ __device__ __forceinline__ void db_add_counts(unsigned long long* tail,
   }
 }
 
-// Level 0: lvl = -1, vis = {source}, both counter slots zero; the source's owner records it
-// (level 0, its own parent) and queues it (slot 0) for level 1.
-extern "C" __global__ void dbfs_start(const long long* __restrict__ a_ptr, long long lo,
+// A frontier vertex u of C-degree deg >= DB_BIG (one lane): its chunks for the push.
+__device__ __forceinline__ void db_chunks(long long u, long long deg, long long* ch_out,
+                                          unsigned long long* cnt) {
+  const long long nch = (deg + DB_CHUNK - 1) / DB_CHUNK;
+  const unsigned long long at = atomicAdd(cnt + 3, (unsigned long long)nch);
+  for (long long j = 0; j < nch; ++j) ch_out[at + j] = (u << 32) | j;
+}
+
+// The lane's share of a warp's queue: q_out gets the frontier vertices of word c (global
+// vertex `first` + bit) whose C-degree is below DB_BIG and above 0 (one atomic a warp);
+// bigger ones go to ch_out as chunks. Warp-synchronous: every lane calls it.
+__device__ __forceinline__ void db_queue_bits(const long long* __restrict__ c_ptr,
+                                              long long first, unsigned c, int lane,
+                                              int* q_out, long long* ch_out,
+                                              unsigned long long* cnt) {
+  int nsmall = 0;
+  for (unsigned b = c; b; b &= b - 1) {
+    const long long u = first + __ffs(b) - 1;
+    const long long deg = c_ptr[u + 1] - c_ptr[u];
+    if (deg >= DB_BIG) db_chunks(u, deg, ch_out, cnt);
+    else if (deg) ++nsmall;
+  }
+  const int incl = db_warp_scan(nsmall, lane);
+  unsigned long long at = 0;
+  if (lane == 31 && incl) at = atomicAdd(cnt + 2, (unsigned long long)incl);
+  at = __shfl_sync(DB_FULL, at, 31) + (unsigned long long)(incl - nsmall);
+  for (unsigned b = c; b; b &= b - 1) {
+    const long long u = first + __ffs(b) - 1;
+    const long long deg = c_ptr[u + 1] - c_ptr[u];
+    if (deg && deg < DB_BIG) q_out[at++] = (int)u;
+  }
+}
+
+// The sort keys of C (built once per matrix): entry p of local row i of Aᵀ's block, whose
+// source is u = t_idx[p], becomes u << 32 | i; sorted, they are C's rows in order. A warp a
+// row, the lanes over its entries.
+extern "C" __global__ void dbfs_block_keys(const long long* __restrict__ t_ptr,
+                                           const int* __restrict__ t_idx, long long nrows,
+                                           unsigned long long* keys) {
+  const int lane = threadIdx.x & 31;
+  const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+  for (long long i = gwarp; i < nrows; i += nwarps) {
+    for (long long p = t_ptr[i] + lane; p < t_ptr[i + 1]; p += 32)
+      keys[p] = ((unsigned long long)t_idx[p] << 32) | (unsigned long long)i;
+  }
+}
+
+// Level 0: lvl = -1, par = INT_MAX, vis = {source}, cnt zero; the source's owner records it
+// (level 0, its own parent); every process queues it by its C-degree (its edges into the
+// block) for level 1.
+extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long long lo,
                                       long long hi, long long nwords, long long source,
                                       int* lvl, int* par, unsigned* vis, int* queue,
                                       long long* chunks, unsigned long long* cnt) {
@@ -111,55 +155,76 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ a_ptr, long 
   // after it
   for (long long i = tid; i < hi - lo; i += nth) {
     lvl[i] = i + lo == source ? 0 : -1;
-    par[i] = i + lo == source ? (int)source : DB_INT_MAX;  // phase A lowers it by atomicMin
+    par[i] = i + lo == source ? (int)source : DB_INT_MAX;
   }
   for (long long w = tid; w < nwords; w += nth)
     vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
-  if (tid < 8) cnt[tid] = 0ULL;
-  __syncthreads();  // block 0's clear of cnt before its thread 0 writes slot 0
-  if (tid == 0 && source >= lo && source < hi) {
-    const long long i = source - lo;
-    const long long d = a_ptr[i + 1] - a_ptr[i];
-    if (d < DB_BIG) {
-      queue[0] = (int)i;
+  if (tid < 4) cnt[tid] = 0ULL;
+  __syncthreads();  // block 0's clear of cnt before its thread 0 writes it
+  if (tid == 0) {
+    const long long d = c_ptr[source + 1] - c_ptr[source];
+    if (d >= DB_BIG) {
+      db_chunks(source, d, chunks, cnt);
+    } else if (d) {
+      queue[0] = (int)source;
       cnt[2] = 1ULL;
-    } else {
-      const long long nch = (d + DB_CHUNK - 1) / DB_CHUNK;
-      for (long long j = 0; j < nch; ++j) chunks[j] = (i << 32) | j;
-      cnt[3] = (unsigned long long)nch;
     }
   }
 }
 
-// Push: mark the unvisited out-neighbours of the last level's vertices in `touched` (global
-// ids). Chunks of big vertices, then the queue, a warp each, the lanes over the edges.
-extern "C" __global__ void dbfs_expand(const long long* __restrict__ a_ptr,
-                                       const int* __restrict__ a_idx,
-                                       const int* __restrict__ queue,
-                                       const long long* __restrict__ chunks,
-                                       const unsigned long long* __restrict__ cnt,
-                                       const unsigned* __restrict__ vis, unsigned* touched) {
+// The last level's frontier of every process (their gathered words: part p's word j is
+// global word (offsets[p] >> 5) + j; a part is wmax words, its last four the counts) as the
+// push's queue and chunks; cnt was cleared by dbfs_unpack. A thread a word.
+extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
+                                      const unsigned* __restrict__ gathered, long long wmax,
+                                      const long long* __restrict__ offsets, int nparts,
+                                      int* q_out, long long* ch_out, unsigned long long* cnt) {
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+  const long long nw = wmax - 4, total = nw * nparts;
+  for (long long base = gwarp * 32; base < total; base += nwarps * 32) {
+    const long long x = base + lane;
+    unsigned c = 0;
+    long long first = 0;
+    if (x < total) {
+      const int p = (int)(x / nw);
+      const long long j = x - p * nw;
+      c = __ldg(&gathered[p * wmax + j]);
+      first = ((offsets[p] >> 5) + j) << 5;
+    }
+    db_queue_bits(c_ptr, first, c, lane, q_out, ch_out, cnt);
+  }
+}
+
+// f(u, i) for every edge u -> lo + i of the queued frontier: the chunks of hubs, then the
+// queue, a warp each, the lanes over the edges. The queue goes 32 vertices a warp: their rows
+// (< DB_BIG edges each) concatenated (a warp prefix sum of the degrees), the lanes on
+// consecutive edges of that list, each finding its row by a 5-step binary search over the
+// prefix sums held in the lanes.
+template <class F>
+__device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ c_ptr,
+                                                  const int* __restrict__ c_idx,
+                                                  const int* __restrict__ queue,
+                                                  const long long* __restrict__ chunks,
+                                                  const unsigned long long* __restrict__ cnt,
+                                                  int lane, long long gwarp, long long nwarps,
+                                                  F&& f) {
   const long long nq = (long long)cnt[2], nch = (long long)cnt[3];
   for (long long c = gwarp; c < nch; c += nwarps) {
     const long long o = chunks[c];
-    const long long i = o >> 32;
-    const long long s = a_ptr[i] + (o & 0xffffffffLL) * DB_CHUNK;
-    const long long e = min(s + (long long)DB_CHUNK, a_ptr[i + 1]);
-    for (long long p = s + lane; p < e; p += 32) db_mark(vis, touched, a_idx[p]);
+    const long long u = o >> 32;
+    const long long s = c_ptr[u] + (o & 0xffffffffLL) * DB_CHUNK;
+    const long long e = min(s + (long long)DB_CHUNK, c_ptr[u + 1]);
+    for (long long p = s + lane; p < e; p += 32) f((int)u, c_idx[p]);
   }
-  // the queue, 32 vertices a warp: their rows (< DB_BIG edges each) concatenated (a warp
-  // prefix sum of the degrees), the lanes on consecutive edges of that list, each finding
-  // its row by a 5-step binary search over the prefix sums held in the lanes
   for (long long base = gwarp * 32; base < nq; base += nwarps * 32) {
     long long s = 0;
-    int d = 0;
+    int d = 0, u = 0;
     if (base + lane < nq) {
-      const int i = queue[base + lane];
-      s = a_ptr[i];
-      d = (int)(a_ptr[i + 1] - s);
+      u = queue[base + lane];
+      s = c_ptr[u];
+      d = (int)(c_ptr[u + 1] - s);
     }
     const int incl = db_warp_scan(d, lane);
     const int excl = incl - d;
@@ -174,139 +239,70 @@ extern "C" __global__ void dbfs_expand(const long long* __restrict__ a_ptr,
       owner = min(owner, 31);
       const long long so = __shfl_sync(DB_FULL, s, owner);
       const int eo = __shfl_sync(DB_FULL, excl, owner);
-      if (ei < total) db_mark(vis, touched, a_idx[so + (ei - eo)]);
+      const int uo = __shfl_sync(DB_FULL, u, owner);
+      if (ei < total) f(uo, c_idx[so + (ei - eo)]);
     }
   }
 }
 
-// The bookkeeping of a vertex found at level k (one lane): a hub's chunks for the next push.
-__device__ __forceinline__ void db_chunks(long long i, long long deg, long long* ch_out,
-                                          unsigned long long* cnt) {
-  const long long nch = (deg + DB_CHUNK - 1) / DB_CHUNK;
-  const unsigned long long at = atomicAdd(cnt + 3, (unsigned long long)nch);
-  for (long long j = 0; j < nch; ++j) ch_out[at + j] = (i << 32) | j;
-}
-
-// Whether vertex v (global word w0 + w, bit v & 31) is a pushed candidate: its bit in any of
-// the nparts received copies of the block's words.
-__device__ __forceinline__ bool db_candidate(const unsigned* __restrict__ cand, int nparts,
-                                             long long span, long long w, int bit) {
-  unsigned c = 0;
-  for (int p = 0; p < nparts; ++p) c |= __ldg(&cand[p * span + w]);
-  return (c >> bit) & 1u;
-}
-
-// Warp-synchronous (every lane, each with the bits c of its own word, which starts at global
-// vertex `first`): queue those vertices for the next push, out-degree < DB_BIG in q_out (one
-// atomic a warp), bigger ones as chunks; adds their number and out-edges to the lane's counts.
-__device__ __forceinline__ void db_queue_bits(const long long* __restrict__ a_ptr, long long lo,
-                                              long long first, unsigned c, int lane,
-                                              int* q_out, long long* ch_out,
-                                              unsigned long long* cnt,
-                                              unsigned long long& nfound,
-                                              unsigned long long& fedges) {
-  int nsmall = 0;
-  for (unsigned b = c; b; b &= b - 1) {
-    const long long i = first + __ffs(b) - 1 - lo;
-    const long long deg = a_ptr[i + 1] - a_ptr[i];
-    ++nfound;
-    fedges += (unsigned long long)deg;
-    if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
-    else ++nsmall;
-  }
-  const int incl = db_warp_scan(nsmall, lane);
-  unsigned long long at = 0;
-  if (lane == 31 && incl) at = atomicAdd(cnt + 2, (unsigned long long)incl);
-  at = __shfl_sync(DB_FULL, at, 31) + (unsigned long long)(incl - nsmall);
-  for (unsigned b = c; b; b &= b - 1) {
-    const long long i = first + __ffs(b) - 1 - lo;
-    if (a_ptr[i + 1] - a_ptr[i] < DB_BIG) q_out[at++] = (int)i;
-  }
-}
-
-// Claim level k of a push for levels only: every candidate is on level k, nothing is
-// scanned; a thread a word (warps in step for the queue's one atomic a warp).
-extern "C" __global__ void dbfs_claim_pushed(const long long* __restrict__ a_ptr, long long lo,
-                                             long long hi, long long span, int k,
-                                             const unsigned* __restrict__ vis,
-                                             const unsigned* __restrict__ cand, int nparts,
-                                             int* lvl, unsigned* newbits,
-                                             unsigned long long* tail, int* q_out,
-                                             long long* ch_out, unsigned long long* cnt) {
+// Push level k: every unvisited out-neighbour lo + i of the frontier in the block is on
+// level k. The first lane to reach it claims it (atomicCAS on lvl; a probe first, hubs are
+// reached by many edges), sets its bit in newbits (zeroed before) and counts it with its
+// out-edges (A's row); with parents every frontier in-neighbour u proposes itself
+// (atomicMin, after a probe): the smallest wins, the one-process search's parent.
+extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
+                                     const int* __restrict__ c_idx,
+                                     const long long* __restrict__ a_ptr, long long lo, int k,
+                                     int want_par, const int* __restrict__ queue,
+                                     const long long* __restrict__ chunks,
+                                     const unsigned long long* __restrict__ cnt,
+                                     const unsigned* __restrict__ vis, int* lvl, int* par,
+                                     unsigned* newbits, unsigned long long* tail) {
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
   const long long w0 = lo >> 5;
   unsigned long long nfound = 0, fedges = 0;
-  for (long long base = gwarp * 32; base < span; base += nwarps * 32) {
-    const long long w = base + lane;
-    const long long first = (w0 + w) * 32;
-    unsigned c = 0;
-    if (w < span) {
-      for (int p = 0; p < nparts; ++p) c |= __ldg(&cand[p * span + w]);
-      c &= ~__ldcg(&vis[w0 + w]);
-      if (first < lo) c &= FULL_FROM(lo - first);
-      if (first + 32 > hi) c &= (1u << (hi - first)) - 1u;  // 0 < hi - first < 32
-      newbits[w] = c;
+  db_frontier_edges(c_ptr, c_idx, queue, chunks, cnt, lane, gwarp, nwarps,
+                    [&](int u, int i) {
+    const long long v = lo + i;
+    if (db_seen(vis, v)) return;
+    if (want_par && __ldcg(&par[i]) > u) atomicMin(&par[i], u);
+    if (__ldcg(&lvl[i]) == -1 && atomicCAS(&lvl[i], -1, k) == -1) {
+      atomicOr(&newbits[(v >> 5) - w0], 1u << (v & 31));
+      ++nfound;
+      fedges += (unsigned long long)(a_ptr[i + 1] - a_ptr[i]);
     }
-    for (unsigned b = c; b; b &= b - 1) lvl[first + __ffs(b) - 1 - lo] = k;
-    db_queue_bits(a_ptr, lo, first, c, lane, q_out, ch_out, cnt, nfound, fedges);
-  }
+  });
   db_add_counts(tail, nfound, fedges, lane);
 }
 
-// The queue of the block's vertices of the last level (its words in newbits) for a push that
-// follows a pull: a lean pull claim (below) leaves it unbuilt, as the push may never come.
-extern "C" __global__ void dbfs_requeue(const long long* __restrict__ a_ptr, long long lo,
-                                        long long span, const unsigned* __restrict__ newbits,
-                                        int* q_out, long long* ch_out,
-                                        unsigned long long* cnt) {
-  const int lane = threadIdx.x & 31;
-  const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
-  const long long w0 = lo >> 5;
-  unsigned long long nfound = 0, fedges = 0;  // (not needed: counted by the claim)
-  for (long long base = gwarp * 32; base < span; base += nwarps * 32) {
-    const long long w = base + lane;
-    const unsigned c = w < span ? __ldg(&newbits[w]) : 0u;
-    db_queue_bits(a_ptr, lo, (w0 + w) * 32, c, lane, q_out, ch_out, cnt, nfound, fedges);
-  }
-}
-
-// Claim level k over the block's words (warp w: global word (lo >> 5) + w, lane = bit).
-// Candidates: push (for parents), the touched bits of the nparts received copies of the
-// block's words (cand[p * span + w]); pull, every vertex not in vis. Each candidate's row
-// is scanned for its first in-neighbour in vis:
+// Pull level k over the block's words (warp w: global word (lo >> 5) + w, lane = bit): each
+// unvisited vertex's in-row is scanned for its first in-neighbour in vis:
 //   phase A, the rows of DB_HEAVY entries or more (`heavy`: chunks of DB_HCHUNK entries,
 //     i << 32 | j, built once), any warp any chunk: a chunk is skipped when its vertex is
-//     visited, not a candidate, already found (levels) or found through a smaller
-//     in-neighbour than the chunk's first (parents); a hit sets the word's bit (atomicOr),
-//     lowers par (atomicMin: par holds INT_MAX until found) and claims lvl (atomicCAS: the
-//     winner counts the vertex);
-//   phase B (concurrent), every other candidate: a lane scans the first DB_SERIAL entries
-//     alone (DB_BATCH loads at once), then the whole warp takes the rest of a longer row
-//     (32 entries a step; the ballot's lowest lane is the first hit in row order); the
+//     visited, already found (levels) or found through a smaller in-neighbour than the
+//     chunk's first (parents); a hit sets the word's bit (atomicOr), lowers par (atomicMin)
+//     and claims lvl (atomicCAS: the winner counts the vertex);
+//   phase B (concurrent), every other unvisited vertex: a lane scans the first DB_SERIAL
+//     entries alone (DB_BATCH loads at once), then the whole warp takes the rest of a longer
+//     row (32 entries a step; the ballot's lowest lane is the first hit in row order); the
 //     warp writes its word (atomicOr where phase A may set a bit of it: newbits was zeroed).
-// Found vertices are counted; unless `lean`, their out-edges are counted and they are queued
-// for a push. A pull claim is lean: after a pull LAGraph's rule reads no edge count, and the
-// push that may follow rebuilds the queue from newbits (dbfs_requeue); reading each found
-// vertex's row bounds and appending it to the queue made a pull level 1.5x slower (kron:24).
+// Found vertices are counted, not their out-edges: after a pull LAGraph's rule reads vertex
+// counts only, and reading each found vertex's row bounds made a pull level 1.5x slower
+// (kron:24).
 extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
-                                      const int* __restrict__ t_idx,
-                                      const long long* __restrict__ a_ptr, long long lo,
-                                      long long hi, long long span, int k, int push,
-                                      const unsigned* __restrict__ vis,
-                                      const unsigned* __restrict__ cand, int nparts,
-                                      int want_par, int lean,
+                                      const int* __restrict__ t_idx, long long lo,
+                                      long long hi, long long span, int k,
+                                      const unsigned* __restrict__ vis, int want_par,
                                       const long long* __restrict__ heavy,
                                       long long nheavy, int* lvl, int* par, unsigned* newbits,
-                                      unsigned long long* tail, int* q_out, long long* ch_out,
-                                      unsigned long long* cnt) {
+                                      unsigned long long* tail) {
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
   const long long w0 = lo >> 5;
-  unsigned long long nfound = 0, fedges = 0;
+  unsigned long long nfound = 0;
   for (long long c = gwarp; c < nheavy; c += nwarps) {  // phase A
     const long long o = heavy[c];
     const long long i = o >> 32;
@@ -316,7 +312,7 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     const long long ce = min(cs + (long long)DB_HCHUNK, t_ptr[i + 1]);
     int skip = 0;
     if (lane == 0) {
-      skip = db_seen(vis, v) || (push && !db_candidate(cand, nparts, span, w, (int)(v & 31))) ||
+      skip = db_seen(vis, v) ||
              (want_par ? __ldcg(&par[i]) < t_idx[cs] : __ldcg(&lvl[i]) == k);
     }
     if (__shfl_sync(DB_FULL, skip, 0)) continue;
@@ -324,15 +320,7 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     if (hit >= 0 && lane == 0) {
       atomicOr(&newbits[w], 1u << (v & 31));
       if (want_par) atomicMin(&par[i], hit);
-      if (atomicCAS(&lvl[i], -1, k) == -1) {
-        ++nfound;
-        if (!lean) {
-          const long long deg = a_ptr[i + 1] - a_ptr[i];
-          fedges += (unsigned long long)deg;
-          if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
-          else q_out[atomicAdd(cnt + 2, 1ULL)] = (int)i;
-        }
-      }
+      if (atomicCAS(&lvl[i], -1, k) == -1) ++nfound;
     }
   }
   for (long long w = gwarp; w < span; w += nwarps) {  // phase B
@@ -340,7 +328,6 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     const long long i = v - lo;
     const unsigned seen = __ldcg(&vis[w0 + w]);  // visited before this level
     bool todo = v >= lo && v < hi && !((seen >> lane) & 1u);
-    if (push && todo) todo = db_candidate(cand, nparts, span, w, lane);
     long long s = 0, e = 0;
     if (todo) {
       s = t_ptr[i];
@@ -382,33 +369,20 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
       if (shared_word) atomicOr(&newbits[w], fmask);
       else newbits[w] = fmask;
     }
-    long long deg = 0;
     if (got) {
       lvl[i] = k;
       if (want_par) par[i] = found;
       ++nfound;
-      if (!lean) {
-        deg = a_ptr[i + 1] - a_ptr[i];
-        fedges += (unsigned long long)deg;
-        if (deg >= DB_BIG) db_chunks(i, deg, ch_out, cnt);
-      }
-    }
-    const unsigned qm = __ballot_sync(DB_FULL, got && !lean && deg < DB_BIG);
-    if (qm) {  // one atomic a warp for its queued vertices
-      unsigned long long at = 0;
-      if (lane == 0) at = atomicAdd(cnt + 2, (unsigned long long)__popc(qm));
-      at = __shfl_sync(DB_FULL, at, 0);
-      if ((qm >> lane) & 1u) q_out[at + __popc(qm & ((1u << lane) - 1u))] = (int)i;
     }
   }
-  db_add_counts(tail, nfound, fedges, lane);
+  db_add_counts(tail, nfound, 0ULL, lane);
 }
 
 // vis |= every process's new frontier words. gathered[p * wmax + j] is word
 // (offsets[p] >> 5) + j of process p's block (bits outside the block zero; its last four
 // words, the tail, are the part's counts: summed into `counts`); a global word
 // takes the words of the blocks that overlap it (two at a block boundary). Also clears the
-// counter slot of the next level (`clear`, 4 words: read last by this level's expand).
+// queue's counters (`clear`, 4 words: read last by this level's push) for the next queue.
 extern "C" __global__ void dbfs_unpack(const unsigned* __restrict__ gathered, long long wmax,
                                        const long long* __restrict__ offsets, int nparts,
                                        long long n, unsigned* vis, unsigned long long* clear,

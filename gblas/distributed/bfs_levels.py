@@ -3,25 +3,27 @@
 ``dist_bfs(A, source, ...)`` searches a DistMatrix with the levels, parents and directions
 of the one-process search (``gblas.algorithms.bfs``), but where the GraphBLAS level loop
 runs about ten distributed operations a level, each with its own host reads and exchanges
-(2.5-2.8 ms a level on two H100s, docs/distributed.md), a level here is two or three
-kernels on the process's rows and one or two collectives of fixed size:
+(2.5-2.8 ms a level on two H100s, docs/distributed.md), a level here is one or two kernels
+on the process's block and one collective of fixed size:
 
-* push (top-down): ``expand`` marks the unvisited out-neighbours of the process's frontier
-  vertices in a bitmap of all n vertices; each owner receives its block's words from every
-  process (one all-to-all: NCCL send/recv between GPUs, MPI between CPU processes);
-* ``claim``: every candidate of the block (push: a received bit; pull: every unvisited
-  vertex) scans its in-row for the first vertex of the visited bitmap: its level is k, that
-  vertex its parent (the smallest one level up, as the one-process search's);
+* push (top-down): every process holds the whole last frontier (the words all-gathered
+  after the last level) and C, the edges into its block by source (Aᵀ's block transposed,
+  built on the first search). It queues the frontier and walks its rows of C: every
+  unvisited out-neighbour in its block is on level k, its parent the smallest frontier
+  in-neighbour. Nothing is routed: the edges of a frontier vertex into each block are at
+  that block's owner;
+* pull (bottom-up): every unvisited vertex of the block scans its in-row for the first
+  vertex of the visited bitmap: its level is k, that vertex its parent (the smallest one
+  level up, as the one-process search's);
 * the block's words of the new frontier are all-gathered and ORed into the visited bitmap,
   which every process keeps whole (n/8 bytes); the level's two counts (vertices found and
   their out-edges) ride after the words, are summed by every process and read by the host,
   which takes the next direction by LAGraph's rule (``gblas.backend.bfs_rule``, as the
   one-process loop).
 
-A search for levels only does not scan a pushed candidate's row (it is on level k); with
-parents it does, up to the first frontier vertex. The frontier always travels as bitmap
-words here (the GraphBLAS loop picks bitmap or id list by size). On GPUs the stats also give
-each level's device time of its push, claim and exchange (CUDA events).
+The frontier always travels as bitmap words here (the GraphBLAS loop picks bitmap or id
+list by size). With ``timing`` (``bfs(..., stats=)``) on GPUs the info also gives each
+level's device time of its push or claim and of its exchange (CUDA events).
 
 Kernels: ``bfs_levels.cu`` on GPUs (its header has the state and the byte counts), the
 Numba functions of ``bfs_levels_cpu.py`` on CPU processes. ``gblas.algorithms.bfs`` runs
@@ -47,8 +49,10 @@ import numpy as np
 
 from .. import Vector, config
 from ..backend.bfs_rule import direction_rule
+from ..backend.keys import xp_of
 from ..backend.threads import num_threads
-from ..dtypes import INT64
+from ..dtypes import BOOL, INT64
+from ..formats.csr.container import CSR
 from . import bfs_levels_cpu as cpu_kernels
 from .vector import DistVector
 
@@ -83,7 +87,7 @@ def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
         src = (Path(__file__).parent / "bfs_levels.cu").read_text()
         mod = cp.RawModule(code=src, options=("-std=c++17",))
         kerns = {k: mod.get_function(f"dbfs_{k}")
-                 for k in ("start", "expand", "claim", "claim_pushed", "requeue", "unpack")}
+                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack")}
         grids = {}
         for name, kern in kerns.items():
             per_sm, sms = occupancy(kern, device_id)
@@ -104,35 +108,38 @@ class _Level:
         self.key = (id(csr), id(csr_t))
         self.a = (csr.indptr, csr.indices32(min_uses=1))
         self.t = self.a if csr_t is csr else (csr_t.indptr, csr_t.indices32(min_uses=1))
+        if self.gpu:
+            self.kerns, self.grid = _cuda_kernels(int(lay.local_device.split(":")[1]))
+        # C, the edges into the block by source: A's block itself with one process
+        self.c = self.a if self.comm.size == 1 else _edges_into_block(
+            self.t, self.n, (self.kerns, self.grid) if self.gpu else None)
         xp, nl = self.xp, self.hi - self.lo
         self.nwords = (self.n + 31) >> 5
         offs = lay.part.offsets
         # the global words each block spans (a word at a block boundary belongs to two)
-        self.w0 = [int(offs[p]) >> 5 for p in range(self.comm.size)]
-        self.spans = [((int(offs[p + 1]) - 1) >> 5) - self.w0[p] + 1
-                      if offs[p + 1] > offs[p] else 0 for p in range(self.comm.size)]
-        self.span = self.spans[self.comm.rank]
+        w0 = [int(offs[p]) >> 5 for p in range(self.comm.size)]
+        spans = [((int(offs[p + 1]) - 1) >> 5) - w0[p] + 1 if offs[p + 1] > offs[p] else 0
+                 for p in range(self.comm.size)]
+        self.span = spans[self.comm.rank]
         # the words all-gathered a level: the block's words padded to an even length alike
         # on every process, then the two uint64 counts of the level (the tail)
-        self.wtot = (max(self.spans) + 1) // 2 * 2 + 4
+        self.wtot = (max(spans) + 1) // 2 * 2 + 4
         self.offsets = xp.asarray(offs)
         self.lvl = xp.empty(nl, dtype=np.int32)
         self.par = xp.empty(nl, dtype=np.int32)
         self.vis = xp.empty(self.nwords, dtype=np.uint32)
-        self.touched = xp.empty(self.nwords, dtype=np.uint32)
         self.newbits = xp.zeros(self.wtot, dtype=np.uint32)
         self.tail = self.newbits[-4:].view(np.uint64)
+        self.gathered = self.newbits  # the last level's words of every process
         self.counts = xp.zeros(2, dtype=np.uint64)
-        self.queue = xp.empty((2, max(nl, 1)), dtype=np.int32)
-        nch = int(csr.indices.shape[0]) // _BIG + 1 if self.gpu else 1
-        self.chunks = xp.empty((2, nch), dtype=np.int64)
-        self.cnt = xp.zeros((2, 4), dtype=np.uint64)
-        self.queued = True  # the last level's vertices are in its queue slot
+        self.queue = xp.empty(max(self.n, 1), dtype=np.int32)  # the whole frontier
+        nch = int(self.c[1].shape[0]) // _BIG + 1 if self.gpu else 1
+        self.chunks = xp.empty(nch, dtype=np.int64)
+        self.cnt = xp.zeros(4, dtype=np.uint64)
+        self.queued = True  # the queue holds the frontier (level 0's source)
         if self.gpu:
             import cupy as cp  # noqa: PLC0415
 
-            dev_id = int(lay.local_device.split(":")[1])
-            self.kerns, self.grid = _cuda_kernels(dev_id)
             self.heavy = _heavy_chunks(self.t[0])
             self.pinned = cp.cuda.alloc_pinned_memory(16)
             self.host = np.frombuffer(self.pinned, dtype=np.uint64, count=2)
@@ -159,12 +166,12 @@ class _Level:
         self.queued = True  # level 0 queues the source
         if self.gpu:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
-                self.a[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.nwords),
-                np.int64(source), self.lvl, self.par, self.vis, self.queue[0],
-                self.chunks[0], self.cnt))
+                self.c[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.nwords),
+                np.int64(source), self.lvl, self.par, self.vis, self.queue, self.chunks,
+                self.cnt))
         else:
-            cpu_kernels.start(self.a[0], self.lo, self.hi, source, self.lvl, self.par,
-                              self.vis, self.queue[0], self.cnt.reshape(-1))
+            cpu_kernels.start(self.c[0], self.lo, self.hi, source, self.lvl, self.par,
+                              self.vis, self.queue, self.cnt)
         deg = 0
         if owner == self.comm.rank:
             ends = self.a[0][source - self.lo:source - self.lo + 2]
@@ -172,69 +179,53 @@ class _Level:
             deg = int(ends[1] - ends[0])
         return int(self.comm.bcast(deg, root=owner))
 
-    def expand(self, slot: int) -> Any:
-        """The candidates of this process's block after a push from the ``slot`` frontier:
-        the touched words of every process, ``size × span`` words."""
-        self.touched.fill(0)
+    def push(self, k: int, parents: bool) -> None:
+        """Push level k: the last frontier of every process (unless level 0 queued it) and
+        the walk of its rows of C, the edges into the block."""
+        args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
+        if not self.queued and self.gpu:
+            self.kerns["queue"]((self.grid["queue"],), (_BLOCK,), (
+                self.c[0], self.gathered, *args, self.queue, self.chunks, self.cnt))
+        elif not self.queued:
+            cpu_kernels.queue_frontier(self.c[0], self.gathered, *args, self.queue, self.cnt)
+        self.newbits[:self.span].fill(0)  # the push ORs its bits in
         if self.gpu:
-            self.kerns["expand"]((self.grid["expand"],), (_BLOCK,), (
-                *self.a, self.queue[slot], self.chunks[slot], self.cnt[slot], self.vis,
-                self.touched))
+            self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
+                *self.c, self.a[0], np.int64(self.lo), np.int32(k), np.int32(parents),
+                self.queue, self.chunks, self.cnt, self.vis, self.lvl, self.par,
+                self.newbits, self.tail))
         else:
-            cpu_kernels.expand(*self.a, self.queue[slot], self.cnt[slot], self.vis,
-                               self.touched)
-        if self.comm.size == 1:
-            return self.touched
-        out, _ = self.comm.alltoallv(self.touched, self.spans, [self.span] * self.comm.size,
-                                     send_offsets=self.w0)
-        return out
+            cpu_kernels.push(*self.c, self.a[0], self.lo, k, self.queue, self.cnt, self.vis,
+                             self.lvl, self.par, self.newbits, self.tail)
 
-    def requeue(self, slot: int) -> None:
-        """The ``slot`` queue of the block's vertices of the last level, for a push after a
-        lean pull claim (GPU only: the CPU claim queues its vertices at every level)."""
-        if self.gpu and not self.queued:
-            self.kerns["requeue"]((self.grid["requeue"],), (_BLOCK,), (
-                self.a[0], np.int64(self.lo), np.int64(self.span), self.newbits,
-                self.queue[slot], self.chunks[slot], self.cnt[slot]))
-        self.queued = True
-
-    def claim(self, k: int, push: bool, cand: Any, slot: int, parents: bool) -> None:
-        nparts = self.comm.size if push else 0
-        cand = self.touched if cand is None else cand
-        # a GPU pull claim is lean (no queue, no edge count): requeue() before a push
-        self.queued = not (self.gpu and not push)
-        if self.gpu and push and not parents:  # every candidate is on level k: no scan
-            self.kerns["claim_pushed"]((self.grid["claim_pushed"],), (_BLOCK,), (
-                self.a[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.span),
-                np.int32(k), self.vis, cand, np.int32(nparts), self.lvl, self.newbits,
-                self.tail, self.queue[slot], self.chunks[slot], self.cnt[slot]))
-        elif self.gpu:
+    def claim(self, k: int, parents: bool) -> None:
+        """Pull level k: every unvisited vertex of the block scans its in-row."""
+        if self.gpu:
             if self.heavy.shape[0]:  # phase A ORs into the words
                 self.newbits[:self.span].fill(0)
             self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
-                *self.t, self.a[0], np.int64(self.lo), np.int64(self.hi),
-                np.int64(self.span), np.int32(k), np.int32(push), self.vis, cand,
-                np.int32(nparts), np.int32(parents), np.int32(not push), self.heavy,
-                np.int64(self.heavy.shape[0]), self.lvl, self.par, self.newbits,
-                self.tail, self.queue[slot], self.chunks[slot], self.cnt[slot]))
+                *self.t, np.int64(self.lo), np.int64(self.hi), np.int64(self.span),
+                np.int32(k), self.vis, np.int32(parents), self.heavy,
+                np.int64(self.heavy.shape[0]), self.lvl, self.par, self.newbits, self.tail))
         else:
-            cpu_kernels.claim(*self.t, self.a[0], self.lo, self.hi, self.span, k, push,
-                              self.vis, cand, nparts, parents, self.lvl, self.par,
-                              self.newbits, self.tail, self.queue[slot], self.cnt[slot],
+            cpu_kernels.claim(*self.t, self.lo, self.hi, self.span, k, self.vis, self.lvl,
+                              self.par, self.newbits, self.tail,
                               max(1, min(self.span, 8 * num_threads())))
 
-    def exchange(self, slot: int) -> tuple[int, int]:
+    def exchange(self) -> tuple[int, int]:
         """The new frontier words (and the level's counts after them) all-gathered and
         ORed into every process's visited bitmap; returns the global counts (vertices
-        found, their out-edges), read on the host. Clears the other slot's counters."""
+        found, their out-edges after a push), read on the host. Clears the queue's
+        counters: the next push queues the gathered frontier."""
         comm = self.comm
         gathered = self.newbits if comm.size == 1 else comm.allgather_equal(self.newbits)
+        self.gathered, self.queued = gathered, False
         if self.gpu:
             import cupy as cp  # noqa: PLC0415
 
             self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
                 gathered, np.int64(self.wtot), self.offsets, np.int32(comm.size),
-                np.int64(self.n), self.vis, self.cnt[1 - slot], self.tail, self.counts))
+                np.int64(self.n), self.vis, self.cnt, self.tail, self.counts))
             stream = cp.cuda.get_current_stream()
             cp.cuda.runtime.memcpyAsync(self.pinned.ptr, self.counts.data.ptr, 16, 2,
                                         stream.ptr)
@@ -242,7 +233,7 @@ class _Level:
             found, edges = (int(c) for c in self.host)
         else:
             cpu_kernels.unpack(gathered, self.wtot, self.offsets, comm.size, self.n, self.vis,
-                               self.cnt[1 - slot], self.tail, self.counts)
+                               self.cnt, self.tail, self.counts)
             found, edges = (int(c) for c in self.counts)
         return found, edges
 
@@ -258,14 +249,17 @@ class _Level:
 
 
 def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
-             alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0
-             ) -> tuple[DistVector, DistVector | None, dict[str, Any]]:
+             alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
+             timing: bool = False) -> tuple[DistVector, DistVector | None, dict[str, Any]]:
     """BFS from ``source`` (already checked) over the DistMatrix ``A``: (levels, parents or
-    None, info with ``levels``, ``directions``, ``reached`` and ``host_syncs``), every
-    process calling it with the same arguments."""
+    None, info with ``levels``, ``directions``, ``reached``, ``host_syncs`` and the host
+    ms of the start and of each level), every process calling it with the same arguments.
+    With ``timing`` on GPUs also ``level_parts_ms``: each level's device ms of its push or
+    claim and of its exchange (CUDA events)."""
     t0 = time.perf_counter()
     lv = _Level.of(A)
     n = lv.n
+    timing = timing and lv.gpu
     with _on_device(lv):
         nq, frontier_edges = 1, lv.start(source)
         marks = [t0, time.perf_counter()]  # host times at each read of the counts
@@ -279,19 +273,18 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
             do_push, push_pull, any_pull, edges_unexplored = direction_rule(
                 do_push, push_pull, any_pull, nq, last_nq, frontier_edges, edges_unexplored,
                 n, alpha, beta1, beta2)
-            slot = k & 1
-            ev = [lv.event()]
+            ev = [lv.event()] if timing else []
             if do_push:
-                lv.requeue(1 - slot)
-            cand = lv.expand(1 - slot) if do_push else None
-            ev.append(lv.event())
-            lv.claim(k, do_push, cand, slot, parents)
-            ev.append(lv.event())
-            found, frontier_edges = lv.exchange(slot)
-            ev.append(lv.event())
+                lv.push(k, parents)
+            else:
+                lv.claim(k, parents)
+            if timing:
+                ev.append(lv.event())
+            found, frontier_edges = lv.exchange()
             syncs += 1
             marks.append(time.perf_counter())
-            if lv.gpu:  # device ms of the push (expand + all-to-all), claim, exchange
+            if timing:  # device ms of the push or claim, and of the exchange
+                ev.append(lv.event())
                 ev[-1].synchronize()
                 parts.append([round(_elapsed(a, b), 3) for a, b in zip(ev, ev[1:])])
             directions.append("push" if do_push else "pull")
@@ -306,8 +299,32 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
     ms = np.diff(marks) * 1e3
     info = {"levels": k, "directions": directions, "reached": nvisited, "host_syncs": syncs,
             "kernel": KERNEL_NAME, "start_ms": float(ms[0]),
-            "level_ms": [float(x) for x in ms[1:]], "level_parts_ms": parts}
+            "level_ms": [float(x) for x in ms[1:]]}
+    if timing:
+        info["level_parts_ms"] = parts
     return levels, pi, info
+
+
+def _edges_into_block(t: tuple[Any, Any], n: int, kernels: Any) -> tuple[Any, Any]:
+    """(row pointers, int32 local ids) of C = the process's rows of Aᵀ, ``t`` (pointers,
+    int32 ids), transposed: row u of C lists u's out-neighbours in the block as local ids.
+    On a GPU one radix sort of 64-bit keys (u << 32 | local id; 8 bytes an entry beside the
+    block: rows come out sorted); on the CPU gblas' transpose."""
+    t_ptr, t_idx = t
+    xp = xp_of(t_ptr)
+    nl = int(t_ptr.shape[0]) - 1
+    if kernels is None:
+        from ..formats.csr.convert import transpose  # noqa: PLC0415
+
+        c = transpose(CSR(nl, n, t_ptr, t_idx.astype(np.int64), None, BOOL, True))
+        return c.indptr, c.indices.astype(np.int32)
+    kerns, grid = kernels
+    keys = xp.empty(int(t_idx.shape[0]), dtype=np.uint64)
+    kerns["block_keys"]((grid["block_keys"],), (_BLOCK,), (t_ptr, t_idx, np.int64(nl), keys))
+    keys.sort()
+    ptr = xp.zeros(n + 1, dtype=np.int64)
+    xp.cumsum(xp.bincount(t_idx, minlength=n), out=ptr[1:])
+    return ptr, (keys & np.uint64(0xFFFFFFFF)).astype(np.int32)
 
 
 def _heavy_chunks(t_ptr: Any) -> Any:

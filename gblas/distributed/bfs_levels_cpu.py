@@ -1,11 +1,11 @@
 """The kernels of the distributed BFS level (``bfs_levels.py``) for CPU processes, in Numba.
 
-The same four steps, arguments and results as the CUDA kernels of ``bfs_levels.cu``
-(whose header describes the state and the level): ``start``, ``expand``, ``claim`` and
-``unpack``. The claim (a pull level's whole work) runs on the process's Numba threads over
-runs of words, and its queue is then read off the new words in vertex order; the push's
-``expand`` is serial (its bitmap ORs would need atomics). A CPU process queues every vertex
-it finds (no chunks of hubs: the queue is read serially), so ``cnt[3]`` stays 0.
+The same steps, arguments and results as the CUDA kernels of ``bfs_levels.cu`` (whose
+header describes the state and the level): ``start``, ``queue_frontier``, ``push``,
+``claim`` and ``unpack``. The pull claim runs on the process's Numba threads over runs of
+words; the push is serial over the queue, which is in ascending order, so the first vertex
+to reach a neighbour is its smallest in-neighbour on the frontier (the GPU takes the
+minimum with atomics). No chunks of hubs (the queue is read serially): ``cnt[3]`` stays 0.
 """
 
 from __future__ import annotations
@@ -27,97 +27,101 @@ def _seen(vis: Any, u: int) -> bool:
 
 
 @numba.njit(cache=True)
-def start(a_ptr: Any, lo: int, hi: int, source: int, lvl: Any, par: Any, vis: Any,
+def start(c_ptr: Any, lo: int, hi: int, source: int, lvl: Any, par: Any, vis: Any,
           queue: Any, cnt: Any) -> None:
     lvl[:] = -1
     vis[:] = 0
     vis[source >> 5] = _ONE << np.uint32(source & 31)
     cnt[:] = 0
     if lo <= source < hi:
-        i = source - lo
-        lvl[i] = 0
-        par[i] = source
-        queue[0] = i
+        lvl[source - lo] = 0
+        par[source - lo] = source
+    if c_ptr[source + 1] > c_ptr[source]:  # the source has edges into the block
+        queue[0] = source
         cnt[2] = 1
 
 
 @numba.njit(cache=True)
-def expand(a_ptr: Any, a_idx: Any, queue: Any, cnt: Any, vis: Any, touched: Any) -> None:
-    for j in range(cnt[2]):
-        i = queue[j]
-        for p in range(a_ptr[i], a_ptr[i + 1]):
-            v = a_idx[p]
-            if not _seen(vis, v):
-                touched[v >> 5] |= _ONE << np.uint32(v & 31)
+def queue_frontier(c_ptr: Any, gathered: Any, wmax: int, offsets: Any, nparts: int,
+                   queue: Any, cnt: Any) -> None:
+    """The last frontier of every process (the gathered words), ascending, in ``queue``:
+    the vertices with edges into the block."""
+    nq = 0
+    for p in range(nparts):
+        w0 = offsets[p] >> 5
+        for j in range(wmax - 4):
+            x = gathered[p * wmax + j]
+            while x != 0:
+                u = (w0 + j) * 32 + np.int64(_ctz(x))
+                if c_ptr[u + 1] > c_ptr[u]:
+                    queue[nq] = u
+                    nq += 1
+                x &= x - _ONE
+    cnt[2] = nq
 
 
 @numba.njit(cache=True)
-def _claim_words(t_ptr: Any, t_idx: Any, a_ptr: Any, lo: int, hi: int, span: int, k: int,
-                 push: bool, vis: Any, cand: Any, nparts: int, want_par: bool, lvl: Any,
-                 par: Any, newbits: Any, w_from: int, w_to: int) -> tuple[int, int]:
-    """Words w_from..w_to - 1 of the block: (vertices found, their out-edges)."""
+def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, queue: Any, cnt: Any,
+         vis: Any, lvl: Any, par: Any, newbits: Any, tail: Any) -> None:
+    """Push level k along the block's rows of C: every unvisited out-neighbour of the
+    queued frontier is on level k, its parent the first queued (smallest) in-neighbour."""
     w0 = lo >> 5
     nfound = 0
     fedges = 0
+    for j in range(cnt[2]):
+        u = queue[j]
+        for p in range(c_ptr[u], c_ptr[u + 1]):
+            i = c_idx[p]
+            v = lo + i
+            if lvl[i] >= 0 or _seen(vis, v):
+                continue
+            lvl[i] = k
+            par[i] = u
+            newbits[(v >> 5) - w0] |= _ONE << np.uint32(v & 31)
+            nfound += 1
+            fedges += a_ptr[i + 1] - a_ptr[i]
+    tail[0] = nfound
+    tail[1] = fedges
+
+
+@numba.njit(cache=True)
+def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, lvl: Any,
+                 par: Any, newbits: Any, w_from: int, w_to: int) -> int:
+    """Words w_from..w_to - 1 of the block: the vertices found."""
+    w0 = lo >> 5
+    nfound = 0
     for w in range(w_from, w_to):
-        c = np.uint32(0xFFFFFFFF)
-        if push:
-            c = np.uint32(0)
-            for p in range(nparts):
-                c |= cand[p * span + w]
         word = np.uint32(0)
         base = (w0 + w) * 32
         for b in range(32):
             v = base + b
-            if v < lo or v >= hi or (c >> np.uint32(b)) & _ONE == 0:
+            if v < lo or v >= hi:
                 continue
             i = v - lo
             if lvl[i] >= 0:
                 continue
-            found = 0 if push and not want_par else -1  # a pushed candidate is on level k
-            if found < 0:
-                for p in range(t_ptr[i], t_ptr[i + 1]):
-                    if _seen(vis, t_idx[p]):  # the first in row order: the smallest parent
-                        found = t_idx[p]
-                        break
-            if found >= 0:
-                lvl[i] = k
-                par[i] = found
-                word |= _ONE << np.uint32(b)
-                nfound += 1
-                fedges += a_ptr[i + 1] - a_ptr[i]
+            for p in range(t_ptr[i], t_ptr[i + 1]):
+                if _seen(vis, t_idx[p]):  # the first in row order: the smallest parent
+                    lvl[i] = k
+                    par[i] = t_idx[p]
+                    word |= _ONE << np.uint32(b)
+                    nfound += 1
+                    break
         newbits[w] = word
-    return nfound, fedges
+    return nfound
 
 
 @numba.njit(cache=True, parallel=True)
-def claim(t_ptr: Any, t_idx: Any, a_ptr: Any, lo: int, hi: int, span: int, k: int,
-          push: bool, vis: Any, cand: Any, nparts: int, want_par: bool, lvl: Any, par: Any,
-          newbits: Any, tail: Any, q_out: Any, cnt: Any, nchunks: int) -> None:
-    """The claim over ``nchunks`` runs of words on the process's threads, then the queue
-    (the found vertices in ascending order) from the new words, each run at its offset."""
+def claim(t_ptr: Any, t_idx: Any, lo: int, hi: int, span: int, k: int, vis: Any, lvl: Any,
+          par: Any, newbits: Any, tail: Any, nchunks: int) -> None:
+    """A pull level over ``nchunks`` runs of words on the process's threads."""
     per = (span + nchunks - 1) // nchunks
-    sums = np.zeros((nchunks, 2), np.int64)  # per run: no prange reduction (bfs_fused.py)
+    found = np.zeros(nchunks, np.int64)  # per run: no prange reduction (bfs_fused.py)
     for c in prange(nchunks):
-        f, e = _claim_words(t_ptr, t_idx, a_ptr, lo, hi, span, k, push, vis, cand, nparts,
-                            want_par, lvl, par, newbits, c * per, min(span, c * per + per))
-        sums[c, 0] = f
-        sums[c, 1] = e
-    at = np.zeros(nchunks + 1, np.int64)
-    for c in range(nchunks):
-        at[c + 1] = at[c] + sums[c, 0]
-    w0 = lo >> 5
-    for c in prange(nchunks):
-        pos = at[c]
-        for w in range(c * per, min(span, c * per + per)):
-            x = newbits[w]
-            while x != 0:
-                q_out[pos] = (w0 + w) * 32 + np.int64(_ctz(x)) - lo
-                pos += 1
-                x &= x - _ONE
-    tail[0] = at[nchunks]
-    tail[1] = sums[:, 1].sum()
-    cnt[2] = at[nchunks]
+        found[c] = _claim_words(t_ptr, t_idx, lo, hi, k, vis, lvl, par, newbits, c * per,
+                                min(span, c * per + per))
+    tail[0] = found.sum()
+    tail[1] = 0
 
 
 @numba.njit(cache=True)
@@ -140,4 +144,4 @@ def unpack(gathered: Any, wmax: int, offsets: Any, nparts: int, n: int, vis: Any
     clear[:] = 0
 
 
-__all__ = ["claim", "expand", "start", "unpack"]
+__all__ = ["claim", "push", "queue_frontier", "start", "unpack"]
