@@ -14,6 +14,8 @@
 //                   words) for a push: C-degree < DB_BIG in the queue, bigger as chunks of
 //                   DB_CHUNK edges (u << 32 | chunk), so that no warp walks a hub; cnt[4]:
 //                   {-, -, queue size, chunks};
+//   out_lv, out_bits the levels as the result Vector's storage (int64 values, a byte a
+//                   vertex saying reached), fresh for each search: written where lvl is;
 //   newbits         the block's words of the new frontier, padded to the same length on
 //                   every process, then two uint64 counts (tail): the vertices found and
 //                   (after a push) their out-edges, all-gathered with the words.
@@ -148,14 +150,18 @@ extern "C" __global__ void dbfs_block_keys(const long long* __restrict__ t_ptr,
 extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long long lo,
                                       long long hi, long long nwords, long long source,
                                       int* lvl, int* par, unsigned* vis, int* queue,
-                                      long long* chunks, unsigned long long* cnt) {
+                                      long long* chunks, unsigned long long* cnt,
+                                      long long* out_lv, bool* out_bits) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
   // the source's own level written in the same pass: another block's -1 must not land
   // after it
   for (long long i = tid; i < hi - lo; i += nth) {
-    lvl[i] = i + lo == source ? 0 : -1;
-    par[i] = i + lo == source ? (int)source : DB_INT_MAX;
+    const bool src = i + lo == source;
+    lvl[i] = src ? 0 : -1;
+    par[i] = src ? (int)source : DB_INT_MAX;
+    out_bits[i] = src;
+    if (src) out_lv[i] = 0;
   }
   for (long long w = tid; w < nwords; w += nth)
     vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
@@ -257,7 +263,8 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      const long long* __restrict__ chunks,
                                      const unsigned long long* __restrict__ cnt,
                                      const unsigned* __restrict__ vis, int* lvl, int* par,
-                                     unsigned* newbits, unsigned long long* tail) {
+                                     unsigned* newbits, unsigned long long* tail,
+                                     long long* out_lv, bool* out_bits) {
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
@@ -270,6 +277,8 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
     if (want_par && __ldcg(&par[i]) > u) atomicMin(&par[i], u);
     if (__ldcg(&lvl[i]) == -1 && atomicCAS(&lvl[i], -1, k) == -1) {
       atomicOr(&newbits[(v >> 5) - w0], 1u << (v & 31));
+      out_lv[i] = k;
+      out_bits[i] = true;
       ++nfound;
       fedges += (unsigned long long)(a_ptr[i + 1] - a_ptr[i]);
     }
@@ -297,7 +306,8 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       const unsigned* __restrict__ vis, int want_par,
                                       const long long* __restrict__ heavy,
                                       long long nheavy, int* lvl, int* par, unsigned* newbits,
-                                      unsigned long long* tail) {
+                                      unsigned long long* tail, long long* out_lv,
+                                      bool* out_bits) {
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
@@ -320,7 +330,11 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     if (hit >= 0 && lane == 0) {
       atomicOr(&newbits[w], 1u << (v & 31));
       if (want_par) atomicMin(&par[i], hit);
-      if (atomicCAS(&lvl[i], -1, k) == -1) ++nfound;
+      if (atomicCAS(&lvl[i], -1, k) == -1) {
+        out_lv[i] = k;
+        out_bits[i] = true;
+        ++nfound;
+      }
     }
   }
   for (long long w = gwarp; w < span; w += nwarps) {  // phase B
@@ -372,6 +386,8 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     if (got) {
       lvl[i] = k;
       if (want_par) par[i] = found;
+      out_lv[i] = k;
+      out_bits[i] = true;
       ++nfound;
     }
   }

@@ -53,6 +53,7 @@ from ..backend.keys import xp_of
 from ..backend.threads import num_threads
 from ..dtypes import BOOL, INT64
 from ..formats.csr.container import CSR
+from ..formats.vector import VecData
 from . import bfs_levels_cpu as cpu_kernels
 from .vector import DistVector
 
@@ -161,17 +162,23 @@ class _Level:
         return cp.cuda.get_current_stream().record()
 
     def start(self, source: int) -> int:
-        """Level 0; returns the source's out-degree (its owner's, sent to every process)."""
+        """Level 0, and fresh result arrays (the levels Vector's storage: the kernels write
+        them as they find vertices); returns the source's out-degree (its owner's, sent to
+        every process)."""
         owner = int(self.lay.part.owner(np.array([source]))[0])
         self.queued = True  # level 0 queues the source
+        nl = self.hi - self.lo
+        # (NumPy: zeros, whose pages come zeroed, so absent entries hold 0 as from_dense's)
+        alloc = self.xp.empty if self.gpu else self.xp.zeros
+        self.out = (alloc(nl, dtype=np.int64), self.xp.empty(nl, dtype=np.bool_))
         if self.gpu:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
                 self.c[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.nwords),
                 np.int64(source), self.lvl, self.par, self.vis, self.queue, self.chunks,
-                self.cnt))
+                self.cnt, *self.out))
         else:
             cpu_kernels.start(self.c[0], self.lo, self.hi, source, self.lvl, self.par,
-                              self.vis, self.queue, self.cnt)
+                              self.vis, self.queue, self.cnt, *self.out)
         deg = 0
         if owner == self.comm.rank:
             ends = self.a[0][source - self.lo:source - self.lo + 2]
@@ -193,10 +200,10 @@ class _Level:
             self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
                 *self.c, self.a[0], np.int64(self.lo), np.int32(k), np.int32(parents),
                 self.queue, self.chunks, self.cnt, self.vis, self.lvl, self.par,
-                self.newbits, self.tail))
+                self.newbits, self.tail, *self.out))
         else:
             cpu_kernels.push(*self.c, self.a[0], self.lo, k, self.queue, self.cnt, self.vis,
-                             self.lvl, self.par, self.newbits, self.tail)
+                             self.lvl, self.par, self.newbits, self.tail, *self.out)
 
     def claim(self, k: int, parents: bool) -> None:
         """Pull level k: every unvisited vertex of the block scans its in-row."""
@@ -206,10 +213,11 @@ class _Level:
             self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
                 *self.t, np.int64(self.lo), np.int64(self.hi), np.int64(self.span),
                 np.int32(k), self.vis, np.int32(parents), self.heavy,
-                np.int64(self.heavy.shape[0]), self.lvl, self.par, self.newbits, self.tail))
+                np.int64(self.heavy.shape[0]), self.lvl, self.par, self.newbits, self.tail,
+                *self.out))
         else:
             cpu_kernels.claim(*self.t, self.lo, self.hi, self.span, k, self.vis, self.lvl,
-                              self.par, self.newbits, self.tail,
+                              self.par, self.newbits, self.tail, *self.out,
                               max(1, min(self.span, 8 * num_threads())))
 
     def exchange(self) -> tuple[int, int]:
@@ -238,13 +246,16 @@ class _Level:
         return found, edges
 
     def results(self, parents: bool) -> tuple[DistVector, DistVector | None]:
-        dev = self.lay.local_device
-        lv = Vector.from_dense(self.lvl, -1, dtype=INT64, device=dev)
+        """The search's vectors on the arrays the kernels wrote (bitmap storage, no pass
+        over them; the parents' values one int64 copy of par); their counts are read
+        when asked."""
+        dev, (vals, bits) = self.lay.local_device, self.out
+        nl = self.hi - self.lo
+        lv = Vector._from_data(VecData.bitmap(nl, INT64, bits, vals), dev)
         pi = None
-        if parents:
-            par = self.xp.where(self.lvl >= 0, self.par, -1)
-            pi = DistVector._wrap(Vector.from_dense(par, -1, dtype=INT64, device=dev),
-                                  self.lay)
+        if parents:  # par beyond the reached entries is ignored (absent)
+            data = VecData.bitmap(nl, INT64, bits.copy(), self.par.astype(np.int64))
+            pi = DistVector._wrap(Vector._from_data(data, dev), self.lay)
         return DistVector._wrap(lv, self.lay), pi
 
 

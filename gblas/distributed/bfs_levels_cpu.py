@@ -28,14 +28,17 @@ def _seen(vis: Any, u: int) -> bool:
 
 @numba.njit(cache=True)
 def start(c_ptr: Any, lo: int, hi: int, source: int, lvl: Any, par: Any, vis: Any,
-          queue: Any, cnt: Any) -> None:
+          queue: Any, cnt: Any, out_lv: Any, out_bits: Any) -> None:
     lvl[:] = -1
+    out_bits[:] = False
     vis[:] = 0
     vis[source >> 5] = _ONE << np.uint32(source & 31)
     cnt[:] = 0
     if lo <= source < hi:
         lvl[source - lo] = 0
         par[source - lo] = source
+        out_lv[source - lo] = 0
+        out_bits[source - lo] = True
     if c_ptr[source + 1] > c_ptr[source]:  # the source has edges into the block
         queue[0] = source
         cnt[2] = 1
@@ -62,7 +65,8 @@ def queue_frontier(c_ptr: Any, gathered: Any, wmax: int, offsets: Any, nparts: i
 
 @numba.njit(cache=True)
 def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, queue: Any, cnt: Any,
-         vis: Any, lvl: Any, par: Any, newbits: Any, tail: Any) -> None:
+         vis: Any, lvl: Any, par: Any, newbits: Any, tail: Any, out_lv: Any,
+         out_bits: Any) -> None:
     """Push level k along the block's rows of C: every unvisited out-neighbour of the
     queued frontier is on level k, its parent the first queued (smallest) in-neighbour."""
     w0 = lo >> 5
@@ -77,6 +81,8 @@ def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, queue: Any, cnt: A
                 continue
             lvl[i] = k
             par[i] = u
+            out_lv[i] = k
+            out_bits[i] = True
             newbits[(v >> 5) - w0] |= _ONE << np.uint32(v & 31)
             nfound += 1
             fedges += a_ptr[i + 1] - a_ptr[i]
@@ -86,7 +92,8 @@ def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, queue: Any, cnt: A
 
 @numba.njit(cache=True)
 def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, lvl: Any,
-                 par: Any, newbits: Any, w_from: int, w_to: int) -> int:
+                 par: Any, newbits: Any, out_lv: Any, out_bits: Any, w_from: int,
+                 w_to: int) -> int:
     """Words w_from..w_to - 1 of the block: the vertices found."""
     w0 = lo >> 5
     nfound = 0
@@ -104,6 +111,8 @@ def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, lvl
                 if _seen(vis, t_idx[p]):  # the first in row order: the smallest parent
                     lvl[i] = k
                     par[i] = t_idx[p]
+                    out_lv[i] = k
+                    out_bits[i] = True
                     word |= _ONE << np.uint32(b)
                     nfound += 1
                     break
@@ -113,13 +122,14 @@ def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, lvl
 
 @numba.njit(cache=True, parallel=True)
 def claim(t_ptr: Any, t_idx: Any, lo: int, hi: int, span: int, k: int, vis: Any, lvl: Any,
-          par: Any, newbits: Any, tail: Any, nchunks: int) -> None:
+          par: Any, newbits: Any, tail: Any, out_lv: Any, out_bits: Any,
+          nchunks: int) -> None:
     """A pull level over ``nchunks`` runs of words on the process's threads."""
     per = (span + nchunks - 1) // nchunks
     found = np.zeros(nchunks, np.int64)  # per run: no prange reduction (bfs_fused.py)
     for c in prange(nchunks):
-        found[c] = _claim_words(t_ptr, t_idx, lo, hi, k, vis, lvl, par, newbits, c * per,
-                                min(span, c * per + per))
+        found[c] = _claim_words(t_ptr, t_idx, lo, hi, k, vis, lvl, par, newbits, out_lv,
+                                out_bits, c * per, min(span, c * per + per))
     tail[0] = found.sum()
     tail[1] = 0
 
