@@ -3,8 +3,8 @@
 // and one NCCL all-gather between them; docs/distributed.md has the design and byte counts.
 //
 // Process p owns the vertices lo <= v < hi (1D block partition). State on its GPU:
-//   lvl[i], par[i]  int32, i = v - lo: the level (-1 = not reached) and parent of its vertices
-//                   (par holds INT_MAX until found: pushes and hub chunks lower it by atomicMin);
+//   par[i]          int32, i = v - lo: the parent of vertex v (searches for parents only:
+//                   INT_MAX until found, pushes and hub chunks lower it by atomicMin);
 //   vis             the visited bitmap of ALL n vertices (bit v of word v >> 5), the same on
 //                   every process: exactly the vertices of level <= k - 1 while level k runs;
 //   C (c_ptr/c_idx) the edges INTO the block by source: row u (any of the n vertices) lists
@@ -15,7 +15,9 @@
 //                   DB_CHUNK edges (u << 32 | chunk), so that no warp walks a hub; cnt[4]:
 //                   {-, -, queue size, chunks};
 //   out_lv, out_bits the levels as the result Vector's storage (int64 values, a byte a
-//                   vertex saying reached), fresh for each search: written where lvl is;
+//                   vertex saying reached), fresh for each search, written by whoever finds
+//                   the vertex (no level array to reset: a search starts with n/8 + n_local
+//                   bytes of stores);
 //   newbits         the block's words of the new frontier, padded to the same length on
 //                   every process, then two uint64 counts (tail): the vertices found and
 //                   (after a push) their out-edges, all-gathered with the words.
@@ -144,12 +146,12 @@ extern "C" __global__ void dbfs_block_keys(const long long* __restrict__ t_ptr,
   }
 }
 
-// Level 0: lvl = -1, par = INT_MAX, vis = {source}, cnt zero; the source's owner records it
-// (level 0, its own parent); every process queues it by its C-degree (its edges into the
-// block) for level 1.
+// Level 0: nothing reached but the source (out_bits), vis = {source}, par = INT_MAX (with
+// parents), cnt zero; the source's owner records it (level 0, its own parent); every process
+// queues it by its C-degree (its edges into the block) for level 1.
 extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long long lo,
                                       long long hi, long long nwords, long long source,
-                                      int* lvl, int* par, unsigned* vis, int* queue,
+                                      int want_par, int* par, unsigned* vis, int* queue,
                                       long long* chunks, unsigned long long* cnt,
                                       long long* out_lv, bool* out_bits) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -158,8 +160,7 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
   // after it
   for (long long i = tid; i < hi - lo; i += nth) {
     const bool src = i + lo == source;
-    lvl[i] = src ? 0 : -1;
-    par[i] = src ? (int)source : DB_INT_MAX;
+    if (want_par) par[i] = src ? (int)source : DB_INT_MAX;
     out_bits[i] = src;
     if (src) out_lv[i] = 0;
   }
@@ -252,8 +253,9 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
 }
 
 // Push level k: every unvisited out-neighbour lo + i of the frontier in the block is on
-// level k. The first lane to reach it claims it (atomicCAS on lvl; a probe first, hubs are
-// reached by many edges), sets its bit in newbits (zeroed before) and counts it with its
+// level k. The first lane to set its bit in newbits (zeroed before; atomicOr, the old word
+// says who was first; a probe first, hubs are reached by many edges) writes its level and
+// counts it with its
 // out-edges (A's row); with parents every frontier in-neighbour u proposes itself
 // (atomicMin, after a probe): the smallest wins, the one-process search's parent.
 extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
@@ -262,7 +264,7 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      int want_par, const int* __restrict__ queue,
                                      const long long* __restrict__ chunks,
                                      const unsigned long long* __restrict__ cnt,
-                                     const unsigned* __restrict__ vis, int* lvl, int* par,
+                                     const unsigned* __restrict__ vis, int* par,
                                      unsigned* newbits, unsigned long long* tail,
                                      long long* out_lv, bool* out_bits) {
   const int lane = threadIdx.x & 31;
@@ -275,8 +277,9 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
     const long long v = lo + i;
     if (db_seen(vis, v)) return;
     if (want_par && __ldcg(&par[i]) > u) atomicMin(&par[i], u);
-    if (__ldcg(&lvl[i]) == -1 && atomicCAS(&lvl[i], -1, k) == -1) {
-      atomicOr(&newbits[(v >> 5) - w0], 1u << (v & 31));
+    unsigned* word = &newbits[(v >> 5) - w0];
+    const unsigned bit = 1u << (v & 31);
+    if (!(__ldcg(word) & bit) && !(atomicOr(word, bit) & bit)) {
       out_lv[i] = k;
       out_bits[i] = true;
       ++nfound;
@@ -292,7 +295,7 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
 //     i << 32 | j, built once), any warp any chunk: a chunk is skipped when its vertex is
 //     visited, already found (levels) or found through a smaller in-neighbour than the
 //     chunk's first (parents); a hit sets the word's bit (atomicOr), lowers par (atomicMin)
-//     and claims lvl (atomicCAS: the winner counts the vertex);
+//     (the lane that set it first writes the level and counts the vertex);
 //   phase B (concurrent), every other unvisited vertex: a lane scans the first DB_SERIAL
 //     entries alone (DB_BATCH loads at once), then the whole warp takes the rest of a longer
 //     row (32 entries a step; the ballot's lowest lane is the first hit in row order); the
@@ -305,7 +308,7 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       long long hi, long long span, int k,
                                       const unsigned* __restrict__ vis, int want_par,
                                       const long long* __restrict__ heavy,
-                                      long long nheavy, int* lvl, int* par, unsigned* newbits,
+                                      long long nheavy, int* par, unsigned* newbits,
                                       unsigned long long* tail, long long* out_lv,
                                       bool* out_bits) {
   const int lane = threadIdx.x & 31;
@@ -323,14 +326,14 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     int skip = 0;
     if (lane == 0) {
       skip = db_seen(vis, v) ||
-             (want_par ? __ldcg(&par[i]) < t_idx[cs] : __ldcg(&lvl[i]) == k);
+             (want_par ? __ldcg(&par[i]) < t_idx[cs] : (__ldcg(&newbits[w]) >> (v & 31)) & 1u);
     }
     if (__shfl_sync(DB_FULL, skip, 0)) continue;
     const int hit = db_warp_first_hit(t_idx, vis, cs, ce, lane);
     if (hit >= 0 && lane == 0) {
-      atomicOr(&newbits[w], 1u << (v & 31));
+      const unsigned bit = 1u << (v & 31);
       if (want_par) atomicMin(&par[i], hit);
-      if (atomicCAS(&lvl[i], -1, k) == -1) {
+      if (!(atomicOr(&newbits[w], bit) & bit)) {
         out_lv[i] = k;
         out_bits[i] = true;
         ++nfound;
@@ -384,7 +387,6 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
       else newbits[w] = fmask;
     }
     if (got) {
-      lvl[i] = k;
       if (want_par) par[i] = found;
       out_lv[i] = k;
       out_bits[i] = true;

@@ -126,7 +126,6 @@ class _Level:
         # on every process, then the two uint64 counts of the level (the tail)
         self.wtot = (max(spans) + 1) // 2 * 2 + 4
         self.offsets = xp.asarray(offs)
-        self.lvl = xp.empty(nl, dtype=np.int32)
         self.par = xp.empty(nl, dtype=np.int32)
         self.vis = xp.empty(self.nwords, dtype=np.uint32)
         self.newbits = xp.zeros(self.wtot, dtype=np.uint32)
@@ -161,7 +160,7 @@ class _Level:
 
         return cp.cuda.get_current_stream().record()
 
-    def start(self, source: int) -> int:
+    def start(self, source: int, parents: bool) -> int:
         """Level 0, and fresh result arrays (the levels Vector's storage: the kernels write
         them as they find vertices); returns the source's out-degree (its owner's, sent to
         every process)."""
@@ -174,10 +173,10 @@ class _Level:
         if self.gpu:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
                 self.c[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.nwords),
-                np.int64(source), self.lvl, self.par, self.vis, self.queue, self.chunks,
+                np.int64(source), np.int32(parents), self.par, self.vis, self.queue, self.chunks,
                 self.cnt, *self.out))
         else:
-            cpu_kernels.start(self.c[0], self.lo, self.hi, source, self.lvl, self.par,
+            cpu_kernels.start(self.c[0], self.lo, self.hi, source, parents, self.par,
                               self.vis, self.queue, self.cnt, *self.out)
         deg = 0
         if owner == self.comm.rank:
@@ -199,11 +198,11 @@ class _Level:
         if self.gpu:
             self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
                 *self.c, self.a[0], np.int64(self.lo), np.int32(k), np.int32(parents),
-                self.queue, self.chunks, self.cnt, self.vis, self.lvl, self.par,
+                self.queue, self.chunks, self.cnt, self.vis, self.par,
                 self.newbits, self.tail, *self.out))
         else:
             cpu_kernels.push(*self.c, self.a[0], self.lo, k, self.queue, self.cnt, self.vis,
-                             self.lvl, self.par, self.newbits, self.tail, *self.out)
+                             self.par, self.newbits, self.tail, *self.out)
 
     def claim(self, k: int, parents: bool) -> None:
         """Pull level k: every unvisited vertex of the block scans its in-row."""
@@ -213,11 +212,11 @@ class _Level:
             self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
                 *self.t, np.int64(self.lo), np.int64(self.hi), np.int64(self.span),
                 np.int32(k), self.vis, np.int32(parents), self.heavy,
-                np.int64(self.heavy.shape[0]), self.lvl, self.par, self.newbits, self.tail,
+                np.int64(self.heavy.shape[0]), self.par, self.newbits, self.tail,
                 *self.out))
         else:
-            cpu_kernels.claim(*self.t, self.lo, self.hi, self.span, k, self.vis, self.lvl,
-                              self.par, self.newbits, self.tail, *self.out,
+            cpu_kernels.claim(*self.t, self.lo, self.hi, self.span, k, self.vis, self.par,
+                              self.newbits, self.tail, *self.out,
                               max(1, min(self.span, 8 * num_threads())))
 
     def exchange(self) -> tuple[int, int]:
@@ -272,7 +271,7 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
     n = lv.n
     timing = timing and lv.gpu
     with _on_device(lv):
-        nq, frontier_edges = 1, lv.start(source)
+        nq, frontier_edges = 1, lv.start(source, parents)
         marks = [t0, time.perf_counter()]  # host times at each read of the counts
         parts: list[list[float]] = []
         push_pull = direction == "auto"

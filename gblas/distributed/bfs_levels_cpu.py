@@ -27,15 +27,13 @@ def _seen(vis: Any, u: int) -> bool:
 
 
 @numba.njit(cache=True)
-def start(c_ptr: Any, lo: int, hi: int, source: int, lvl: Any, par: Any, vis: Any,
+def start(c_ptr: Any, lo: int, hi: int, source: int, want_par: bool, par: Any, vis: Any,
           queue: Any, cnt: Any, out_lv: Any, out_bits: Any) -> None:
-    lvl[:] = -1
     out_bits[:] = False
     vis[:] = 0
     vis[source >> 5] = _ONE << np.uint32(source & 31)
     cnt[:] = 0
     if lo <= source < hi:
-        lvl[source - lo] = 0
         par[source - lo] = source
         out_lv[source - lo] = 0
         out_bits[source - lo] = True
@@ -65,7 +63,7 @@ def queue_frontier(c_ptr: Any, gathered: Any, wmax: int, offsets: Any, nparts: i
 
 @numba.njit(cache=True)
 def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, queue: Any, cnt: Any,
-         vis: Any, lvl: Any, par: Any, newbits: Any, tail: Any, out_lv: Any,
+         vis: Any, par: Any, newbits: Any, tail: Any, out_lv: Any,
          out_bits: Any) -> None:
     """Push level k along the block's rows of C: every unvisited out-neighbour of the
     queued frontier is on level k, its parent the first queued (smallest) in-neighbour."""
@@ -77,9 +75,8 @@ def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, queue: Any, cnt: A
         for p in range(c_ptr[u], c_ptr[u + 1]):
             i = c_idx[p]
             v = lo + i
-            if lvl[i] >= 0 or _seen(vis, v):
+            if out_bits[i] or _seen(vis, v):  # found at this level or before
                 continue
-            lvl[i] = k
             par[i] = u
             out_lv[i] = k
             out_bits[i] = True
@@ -91,8 +88,8 @@ def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, queue: Any, cnt: A
 
 
 @numba.njit(cache=True)
-def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, lvl: Any,
-                 par: Any, newbits: Any, out_lv: Any, out_bits: Any, w_from: int,
+def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, par: Any,
+                 newbits: Any, out_lv: Any, out_bits: Any, w_from: int,
                  w_to: int) -> int:
     """Words w_from..w_to - 1 of the block: the vertices found."""
     w0 = lo >> 5
@@ -102,14 +99,11 @@ def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, lvl
         base = (w0 + w) * 32
         for b in range(32):
             v = base + b
-            if v < lo or v >= hi:
+            if v < lo or v >= hi or _seen(vis, v):
                 continue
             i = v - lo
-            if lvl[i] >= 0:
-                continue
             for p in range(t_ptr[i], t_ptr[i + 1]):
                 if _seen(vis, t_idx[p]):  # the first in row order: the smallest parent
-                    lvl[i] = k
                     par[i] = t_idx[p]
                     out_lv[i] = k
                     out_bits[i] = True
@@ -121,14 +115,14 @@ def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, lvl
 
 
 @numba.njit(cache=True, parallel=True)
-def claim(t_ptr: Any, t_idx: Any, lo: int, hi: int, span: int, k: int, vis: Any, lvl: Any,
-          par: Any, newbits: Any, tail: Any, out_lv: Any, out_bits: Any,
+def claim(t_ptr: Any, t_idx: Any, lo: int, hi: int, span: int, k: int, vis: Any, par: Any,
+          newbits: Any, tail: Any, out_lv: Any, out_bits: Any,
           nchunks: int) -> None:
     """A pull level over ``nchunks`` runs of words on the process's threads."""
     per = (span + nchunks - 1) // nchunks
     found = np.zeros(nchunks, np.int64)  # per run: no prange reduction (bfs_fused.py)
     for c in prange(nchunks):
-        found[c] = _claim_words(t_ptr, t_idx, lo, hi, k, vis, lvl, par, newbits, out_lv,
+        found[c] = _claim_words(t_ptr, t_idx, lo, hi, k, vis, par, newbits, out_lv,
                                 out_bits, c * per, min(span, c * per + per))
     tail[0] = found.sum()
     tail[1] = 0
