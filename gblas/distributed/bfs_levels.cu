@@ -7,8 +7,6 @@
 //                   INT_MAX until found, pushes and hub chunks lower it by atomicMin);
 //   vis             the visited bitmap of ALL n vertices (bit v of word v >> 5), the same on
 //                   every process: exactly the vertices of level <= k - 1 while level k runs;
-//   dead            the vertices of no in-edges, all n (built once): no search reaches them
-//                   (but from themselves), so a pull skips them as it skips visited ones;
 //   C (c_ptr/c_idx) the edges INTO the block by source: row u (any of the n vertices) lists
 //                   the local ids of u's out-neighbours in the block (Aᵀ's block transposed;
 //                   A's block itself with one process);
@@ -308,8 +306,7 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
 extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       const int* __restrict__ t_idx, long long lo,
                                       long long hi, long long span, int k,
-                                      const unsigned* __restrict__ vis,
-                                      const unsigned* __restrict__ dead, int want_par,
+                                      const unsigned* __restrict__ vis, int want_par,
                                       const long long* __restrict__ heavy,
                                       long long nheavy, int* par, unsigned* newbits,
                                       unsigned long long* tail, long long* out_lv,
@@ -346,9 +343,7 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
   for (long long w = gwarp; w < span; w += nwarps) {  // phase B
     const long long v = (w0 + w) * 32 + lane;
     const long long i = v - lo;
-    // visited before this level, or of no in-edges (about half of kron:26's vertices:
-    // their empty rows' bounds are not read)
-    const unsigned seen = __ldcg(&vis[w0 + w]) | __ldg(&dead[w0 + w]);
+    const unsigned seen = __ldcg(&vis[w0 + w]);  // visited before this level
     bool todo = v >= lo && v < hi && !((seen >> lane) & 1u);
     long long s = 0, e = 0;
     if (todo) {

@@ -143,35 +143,6 @@ class _Level:
             self.heavy = _heavy_chunks(self.t[0])
             self.pinned = cp.cuda.alloc_pinned_memory(16)
             self.host = np.frombuffer(self.pinned, dtype=np.uint64, count=2)
-        self.dead = self._unreachable()
-
-    def _unreachable(self) -> Any:
-        """The bitmap of the vertices of no in-edges (all n, the same on every process: one
-        all-gather of the blocks' words, once per matrix). No search reaches them (but from
-        themselves), so a pull level skips them as it skips visited vertices instead of
-        reading their empty rows' bounds: about half of kron:26's vertices."""
-        xp, nl, t_ptr = self.xp, self.hi - self.lo, self.t[0]
-        pad = self.lo & 31  # the block's first vertex in its first word
-        none_in = xp.zeros(self.span * 32, dtype=np.bool_)
-        none_in[pad:pad + nl] = t_ptr[1:] == t_ptr[:-1]
-        self.newbits[:self.span] = xp.packbits(none_in, bitorder="little").view(np.uint32)
-        dead = xp.zeros(self.nwords, dtype=np.uint32)
-        comm = self.comm
-        self._unpack(self.newbits if comm.size == 1 else comm.allgather_equal(self.newbits),
-                     dead)
-        return dead
-
-    def _unpack(self, gathered: Any, into: Any) -> None:
-        """into |= every process's words in ``gathered``; counts = the sum of their tails,
-        then the tail and the queue's counters cleared."""
-        args = (gathered, self.wtot, self.offsets, self.comm.size, self.n, into, self.cnt,
-                self.tail, self.counts)
-        if self.gpu:
-            self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
-                args[0], np.int64(args[1]), args[2], np.int32(args[3]), np.int64(args[4]),
-                *args[5:]))
-        else:
-            cpu_kernels.unpack(*args)
 
     @classmethod
     def of(cls, A: Any) -> _Level:  # noqa: N803
@@ -202,8 +173,8 @@ class _Level:
         if self.gpu:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
                 self.c[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.nwords),
-                np.int64(source), np.int32(parents), self.par, self.vis, self.queue,
-                self.chunks, self.cnt, *self.out))
+                np.int64(source), np.int32(parents), self.par, self.vis, self.queue, self.chunks,
+                self.cnt, *self.out))
         else:
             cpu_kernels.start(self.c[0], self.lo, self.hi, source, parents, self.par,
                               self.vis, self.queue, self.cnt, *self.out)
@@ -240,12 +211,12 @@ class _Level:
                 self.newbits[:self.span].fill(0)
             self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
                 *self.t, np.int64(self.lo), np.int64(self.hi), np.int64(self.span),
-                np.int32(k), self.vis, self.dead, np.int32(parents), self.heavy,
+                np.int32(k), self.vis, np.int32(parents), self.heavy,
                 np.int64(self.heavy.shape[0]), self.par, self.newbits, self.tail,
                 *self.out))
         else:
-            cpu_kernels.claim(*self.t, self.lo, self.hi, self.span, k, self.vis, self.dead,
-                              self.par, self.newbits, self.tail, *self.out,
+            cpu_kernels.claim(*self.t, self.lo, self.hi, self.span, k, self.vis, self.par,
+                              self.newbits, self.tail, *self.out,
                               max(1, min(self.span, 8 * num_threads())))
 
     def exchange(self) -> tuple[int, int]:
@@ -256,16 +227,20 @@ class _Level:
         comm = self.comm
         gathered = self.newbits if comm.size == 1 else comm.allgather_equal(self.newbits)
         self.gathered, self.queued = gathered, False
-        self._unpack(gathered, self.vis)
         if self.gpu:
             import cupy as cp  # noqa: PLC0415
 
+            self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
+                gathered, np.int64(self.wtot), self.offsets, np.int32(comm.size),
+                np.int64(self.n), self.vis, self.cnt, self.tail, self.counts))
             stream = cp.cuda.get_current_stream()
             cp.cuda.runtime.memcpyAsync(self.pinned.ptr, self.counts.data.ptr, 16, 2,
                                         stream.ptr)
             stream.synchronize()
             found, edges = (int(c) for c in self.host)
         else:
+            cpu_kernels.unpack(gathered, self.wtot, self.offsets, comm.size, self.n, self.vis,
+                               self.cnt, self.tail, self.counts)
             found, edges = (int(c) for c in self.counts)
         return found, edges
 

@@ -88,8 +88,7 @@ def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, queue: Any, cnt: A
 
 
 @numba.njit(cache=True)
-def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, dead: Any,
-                 par: Any,
+def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, par: Any,
                  newbits: Any, out_lv: Any, out_bits: Any, w_from: int,
                  w_to: int) -> int:
     """Words w_from..w_to - 1 of the block: the vertices found."""
@@ -100,7 +99,7 @@ def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, dea
         base = (w0 + w) * 32
         for b in range(32):
             v = base + b
-            if v < lo or v >= hi or _seen(vis, v) or _seen(dead, v):
+            if v < lo or v >= hi or _seen(vis, v):
                 continue
             i = v - lo
             for p in range(t_ptr[i], t_ptr[i + 1]):
@@ -116,15 +115,14 @@ def _claim_words(t_ptr: Any, t_idx: Any, lo: int, hi: int, k: int, vis: Any, dea
 
 
 @numba.njit(cache=True, parallel=True)
-def claim(t_ptr: Any, t_idx: Any, lo: int, hi: int, span: int, k: int, vis: Any, dead: Any,
-          par: Any,
+def claim(t_ptr: Any, t_idx: Any, lo: int, hi: int, span: int, k: int, vis: Any, par: Any,
           newbits: Any, tail: Any, out_lv: Any, out_bits: Any,
           nchunks: int) -> None:
     """A pull level over ``nchunks`` runs of words on the process's threads."""
     per = (span + nchunks - 1) // nchunks
     found = np.zeros(nchunks, np.int64)  # per run: no prange reduction (bfs_fused.py)
     for c in prange(nchunks):
-        found[c] = _claim_words(t_ptr, t_idx, lo, hi, k, vis, dead, par, newbits, out_lv,
+        found[c] = _claim_words(t_ptr, t_idx, lo, hi, k, vis, par, newbits, out_lv,
                                 out_bits, c * per, min(span, c * per + per))
     tail[0] = found.sum()
     tail[1] = 0
