@@ -25,7 +25,8 @@
 // A level k:
 //   push  dbfs_queue lists the last frontier from the gathered words (the source at level
 //         1), dbfs_push walks its rows of C: every unvisited out-neighbour in the block is on
-//         level k (one atomicCAS claims it), its parent the smallest frontier in-neighbour
+//         level k (claimed by the atomicOr that sets its bit first), its parent the smallest
+//         frontier in-neighbour
 //         (atomicMin): the parent of the one-process search. No candidates travel: every
 //         process has the whole frontier and the edges into its own block;
 //   pull  dbfs_claim scans each unvisited vertex's in-row (rows sorted) up to the first
@@ -156,8 +157,6 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
                                       long long* out_lv, bool* out_bits) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
-  // the source's own level written in the same pass: another block's -1 must not land
-  // after it
   for (long long i = tid; i < hi - lo; i += nth) {
     const bool src = i + lo == source;
     if (want_par) par[i] = src ? (int)source : DB_INT_MAX;
@@ -253,11 +252,11 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
 }
 
 // Push level k: every unvisited out-neighbour lo + i of the frontier in the block is on
-// level k. The first lane to set its bit in newbits (zeroed before; atomicOr, the old word
+// level k. The first lane to set its bit in newbits (zeroed before; atomicOr's old word
 // says who was first; a probe first, hubs are reached by many edges) writes its level and
-// counts it with its
-// out-edges (A's row); with parents every frontier in-neighbour u proposes itself
-// (atomicMin, after a probe): the smallest wins, the one-process search's parent.
+// counts it with its out-edges (A's row); with parents every frontier in-neighbour u
+// proposes itself (atomicMin, after a probe): the smallest wins, the one-process search's
+// parent.
 extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      const int* __restrict__ c_idx,
                                      const long long* __restrict__ a_ptr, long long lo, int k,
@@ -294,8 +293,8 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
 //   phase A, the rows of DB_HEAVY entries or more (`heavy`: chunks of DB_HCHUNK entries,
 //     i << 32 | j, built once), any warp any chunk: a chunk is skipped when its vertex is
 //     visited, already found (levels) or found through a smaller in-neighbour than the
-//     chunk's first (parents); a hit sets the word's bit (atomicOr), lowers par (atomicMin)
-//     (the lane that set it first writes the level and counts the vertex);
+//     chunk's first (parents); a hit lowers par (atomicMin) and sets the word's bit
+//     (atomicOr: the lane that set it first writes the level and counts the vertex);
 //   phase B (concurrent), every other unvisited vertex: a lane scans the first DB_SERIAL
 //     entries alone (DB_BATCH loads at once), then the whole warp takes the rest of a longer
 //     row (32 entries a step; the ballot's lowest lane is the first hit in row order); the

@@ -29,6 +29,7 @@ def _seen(vis: Any, u: int) -> bool:
 @numba.njit(cache=True)
 def start(c_ptr: Any, lo: int, hi: int, source: int, want_par: bool, par: Any, vis: Any,
           queue: Any, cnt: Any, out_lv: Any, out_bits: Any) -> None:
+    # (want_par: the GPU's, which fills par only for parents; here par is written as found)
     out_bits[:] = False
     vis[:] = 0
     vis[source >> 5] = _ONE << np.uint32(source & 31)
