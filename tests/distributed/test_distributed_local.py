@@ -287,3 +287,45 @@ def test_descriptor_mask_flags_apply_once(flags) -> None:
         ref_op(ref)
         dist_op(out)
         assert out.gather().isequal(ref), flags
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_edges_into_block_is_the_block_transposed(seed: int) -> None:
+    """C of a process (bfs_levels' push): row u lists u's out-neighbours in the block
+    lo..hi-1 as local ids, sorted, from the block's rows of Aᵀ: SciPy's transpose."""
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    from gblas.distributed.bfs_levels import _edges_into_block  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(40, 120))
+    A = sp.random(n, n, density=0.08, random_state=seed, format="csr")  # noqa: N806
+    A.data[:] = 1
+    lo, hi = sorted(int(x) for x in rng.integers(0, n + 1, 2))
+    rows_t = A.T.tocsr()[lo:hi]  # the block's rows of Aᵀ: in-neighbours, global ids
+    rows_t.sort_indices()
+    ptr, idx = _edges_into_block((rows_t.indptr.astype(np.int64),
+                                  rows_t.indices.astype(np.int32)), n, None)
+    want = rows_t.T.tocsr()  # n x (hi - lo): row u, the local ids i with u -> lo + i
+    want.sort_indices()
+    assert idx.dtype == np.int32
+    assert np.array_equal(ptr, want.indptr) and np.array_equal(idx, want.indices)
+
+
+def test_level_loop_stats_and_result_storage(graph) -> None:
+    """bfs() on a DistMatrix through the level loop: the level vector is bitmap storage
+    the kernels wrote (absent entries hold 0, as from_dense's), the parents Vector has its
+    own presence array, and the CPU search reports host times but no device split."""
+    A, S = graph  # noqa: N806
+    st: dict = {}
+    lv, pi = bfs(A, 3, parents=True, stats=st)
+    assert st["kernels"] == ["dist_bfs_levels"] and "level_parts_ms" not in st
+    assert len(st["level_ms"]) == len(st["directions"]) and st["start_ms"] >= 0
+    with gb.config.override(bfs_cpu="ops"):
+        rl, rp = bfs(S, 3, parents=True)
+    assert lv.gather().isequal(rl) and pi.gather().isequal(rp)
+    data = lv.local._data
+    assert data.kind == "bitmap" and data.bits is not pi.local._data.bits
+    assert not data.values[~data.bits].any()
+    lv.local[0] << 99  # writing one result leaves the other alone
+    assert pi.gather().isequal(rp)
