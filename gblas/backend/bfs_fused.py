@@ -67,15 +67,14 @@ from typing import Any
 
 import numba
 import numpy as np
-from llvmlite import ir
-from llvmlite.binding import llvm_version_info
-from numba import prange, types
-from numba.core import cgutils
+from numba import prange
 from numba.extending import intrinsic
 
 from .bfs_rule import direction_rule
 from .bits import ctz as _ctz
+from .bits import item_pointer as _item_pointer
 from .bits import popc as _popc
+from .bits import prefetch as _prefetch
 from .threads import num_threads
 
 KERNEL_NAME = "cpu_fused_bfs"
@@ -91,11 +90,6 @@ _ZERO = np.uint64(0)
 
 
 # ---------------------------------------------------------------- LLVM intrinsics
-def _item_pointer(context: Any, builder: Any, aryty: Any, ary: Any, idx: Any) -> Any:
-    arr = context.make_array(aryty)(context, builder, ary)
-    return cgutils.get_item_pointer(context, builder, aryty, arr, [idx], wraparound=False)
-
-
 @intrinsic
 def _cas(typingctx: Any, arr: Any, idx: Any, expected: Any, value: Any) -> Any:
     """arr[idx] = value if arr[idx] == expected (atomically); returns the old arr[idx]."""
@@ -125,24 +119,6 @@ def _fetch_add(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
         return builder.atomic_rmw("add", ptr, args[2], "monotonic")
 
     return arr.dtype(arr, idx, arr.dtype), codegen
-
-
-_PREFETCH = "llvm.prefetch.p0" if llvm_version_info[0] >= 15 else "llvm.prefetch.p0i8"
-
-
-@intrinsic
-def _prefetch(typingctx: Any, arr: Any, idx: Any) -> Any:
-    """Prefetch the cache line of arr[idx] (a hint; no fault on any index of arr)."""
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), _PREFETCH)
-        ptr = _item_pointer(context, builder, sig.args[0], args[0], args[1])
-        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])  # read, keep
-        return context.get_dummy_value()
-
-    return types.none(arr, idx), codegen
 
 
 # ---------------------------------------------------------------- set-up and results
