@@ -53,8 +53,9 @@ unvisited vertices. The queue is converted to bitmaps (one pass over ``levels``)
 search switches to pull, and the bitmap back to a queue when it switches to push.
 
 Atomics: Numba exposes none on arrays, so three LLVM instructions (``cmpxchg``,
-``atomicrmw min``, ``atomicrmw add``) are emitted through ``numba.extending.intrinsic``;
-``cttz``, ``ctpop`` and ``llvm.prefetch`` likewise. Plain loads of words other threads may
+``atomicrmw min``, ``atomicrmw add``) are emitted through ``numba.extending.intrinsic``
+(``gblas.backend.atomics``); ``cttz``, ``ctpop`` (``gblas.backend.bits``) and
+``llvm.prefetch`` likewise. Plain loads of words other threads may
 swap are aligned 8-byte loads (atomic on the CPUs Numba targets), as in GAPBS.
 
 This module sits below the formats (raw arrays in and out); the Matrix and Vector glue is
@@ -68,13 +69,14 @@ from typing import Any
 import numba
 import numpy as np
 from numba import prange
-from numba.extending import intrinsic
 
+from .atomics import atomic_min as _atomic_min
+from .atomics import cas as _cas
+from .atomics import fetch_add as _fetch_add
+from .atomics import prefetch as _prefetch
 from .bfs_rule import direction_rule
 from .bits import ctz as _ctz
-from .bits import item_pointer as _item_pointer
 from .bits import popc as _popc
-from .bits import prefetch as _prefetch
 from .threads import num_threads
 
 KERNEL_NAME = "cpu_fused_bfs"
@@ -87,38 +89,6 @@ _UNSEEN = np.iinfo(np.int64).max  # parent of a vertex not yet reached (atomic m
 _DIRECTION_NAMES = np.array(["pull", "push"], dtype=object)  # by a step's code in dirs
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-
-
-# ---------------------------------------------------------------- LLVM intrinsics
-@intrinsic
-def _cas(typingctx: Any, arr: Any, idx: Any, expected: Any, value: Any) -> Any:
-    """arr[idx] = value if arr[idx] == expected (atomically); returns the old arr[idx]."""
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ptr = _item_pointer(context, builder, sig.args[0], args[0], args[1])
-        res = builder.cmpxchg(ptr, args[2], args[3], "monotonic", "monotonic")
-        return builder.extract_value(res, 0)
-
-    return arr.dtype(arr, idx, arr.dtype, arr.dtype), codegen
-
-
-@intrinsic
-def _atomic_min(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
-    """arr[idx] = min(arr[idx], value) atomically (signed); returns the old arr[idx]."""
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ptr = _item_pointer(context, builder, sig.args[0], args[0], args[1])
-        return builder.atomic_rmw("min", ptr, args[2], "monotonic")
-
-    return arr.dtype(arr, idx, arr.dtype), codegen
-
-
-@intrinsic
-def _fetch_add(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
-    """arr[idx] += value atomically; returns the old arr[idx]."""
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ptr = _item_pointer(context, builder, sig.args[0], args[0], args[1])
-        return builder.atomic_rmw("add", ptr, args[2], "monotonic")
-
-    return arr.dtype(arr, idx, arr.dtype), codegen
 
 
 # ---------------------------------------------------------------- set-up and results

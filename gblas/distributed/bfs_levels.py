@@ -201,8 +201,9 @@ class _Level:
                 self.queue, self.chunks, self.cnt, self.vis, self.par,
                 self.newbits, self.tail, *self.out))
         else:
-            cpu_kernels.push(*self.c, self.a[0], self.lo, k, self.queue, self.cnt, self.vis,
-                             self.par, self.newbits, self.tail, *self.out)
+            cpu_kernels.push(*self.c, self.a[0], self.lo, k, parents, self.queue, self.cnt,
+                             self.vis, self.par, self.newbits, self.tail, *self.out,
+                             8 * num_threads())
 
     def claim(self, k: int, parents: bool) -> None:
         """Pull level k: every unvisited vertex of the block scans its in-row."""

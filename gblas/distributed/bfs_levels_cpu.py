@@ -3,9 +3,9 @@
 The same steps, arguments and results as the CUDA kernels of ``bfs_levels.cu`` (whose
 header describes the state and the level): ``start``, ``queue_frontier``, ``push``,
 ``claim`` and ``unpack``. The pull claim runs on the process's Numba threads over runs of
-words; the push is serial over the queue, which is in ascending order, so the first vertex
-to reach a neighbour is its smallest in-neighbour on the frontier (the GPU takes the
-minimum with atomics). No chunks of hubs (the queue is read serially): ``cnt[3]`` stays 0.
+words, the push on them over runs of equal numbers of edges (a hub's row split among
+runs), claiming a vertex and lowering its parent as the GPU does (the old word of an atomic
+OR, an atomic min). The queue lists whole rows: ``cnt[3]`` (the GPU's hub chunks) stays 0.
 """
 
 from __future__ import annotations
@@ -16,10 +16,13 @@ import numba
 import numpy as np
 from numba import prange
 
+from ..backend.atomics import atomic_min as _atomic_min
+from ..backend.atomics import fetch_or as _fetch_or
+from ..backend.atomics import prefetch as _prefetch
 from ..backend.bits import ctz as _ctz
-from ..backend.bits import prefetch as _prefetch
 
 _ONE = np.uint32(1)
+_INT_MAX = 2**31 - 1
 
 
 @numba.njit(cache=True, inline="always")
@@ -30,7 +33,8 @@ def _seen(vis: Any, u: int) -> bool:
 @numba.njit(cache=True)
 def start(c_ptr: Any, lo: int, hi: int, source: int, want_par: bool, par: Any, vis: Any,
           queue: Any, cnt: Any, out_lv: Any, out_bits: Any) -> None:
-    # (want_par: the GPU's, which fills par only for parents; here par is written as found)
+    if want_par:  # the push lowers par by atomic min
+        par[:] = np.int32(_INT_MAX)
     out_bits[:] = False
     vis[:] = 0
     vis[source >> 5] = _ONE << np.uint32(source & 31)
@@ -63,30 +67,53 @@ def queue_frontier(c_ptr: Any, gathered: Any, wmax: int, offsets: Any, nparts: i
     cnt[2] = nq
 
 
-@numba.njit(cache=True)
-def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, queue: Any, cnt: Any,
-         vis: Any, par: Any, newbits: Any, tail: Any, out_lv: Any,
-         out_bits: Any) -> None:
+@numba.njit(cache=True, parallel=True)
+def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, want_par: bool, queue: Any,
+         cnt: Any, vis: Any, par: Any, newbits: Any, tail: Any, out_lv: Any, out_bits: Any,
+         nchunks: int) -> None:
     """Push level k along the block's rows of C: every unvisited out-neighbour of the
-    queued frontier is on level k, its parent the first queued (smallest) in-neighbour."""
-    w0 = lo >> 5
-    nfound = 0
-    fedges = 0
-    for j in range(cnt[2]):
+    queued frontier is on level k. The queue's edges are cut into ``nchunks`` runs of equal
+    length (a hub's row split among them) for the process's threads; the thread whose
+    atomic OR sets a vertex's bit in newbits first claims it, and with parents every frontier
+    in-neighbour lowers par by an atomic min (par holds INT_MAX until found)."""
+    nq = cnt[2]
+    pre = np.empty(nq + 1, np.int64)  # where each queued row starts in the edge list
+    pre[0] = 0
+    for j in range(nq):
         u = queue[j]
-        for p in range(c_ptr[u], c_ptr[u + 1]):
-            i = c_idx[p]
-            v = lo + i
-            if out_bits[i] or _seen(vis, v):  # found at this level or before
-                continue
-            par[i] = u
-            out_lv[i] = k
-            out_bits[i] = True
-            newbits[(v >> 5) - w0] |= _ONE << np.uint32(v & 31)
-            nfound += 1
-            fedges += a_ptr[i + 1] - a_ptr[i]
-    tail[0] = nfound
-    tail[1] = fedges
+        pre[j + 1] = pre[j] + c_ptr[u + 1] - c_ptr[u]
+    total = pre[nq]
+    w0 = lo >> 5
+    sums = np.zeros((nchunks, 2), np.int64)  # per run: no prange reduction (bfs_fused.py)
+    for c in prange(nchunks):
+        e0, e1 = total * c // nchunks, total * (c + 1) // nchunks
+        if e0 >= e1:
+            continue
+        j = np.searchsorted(pre, e0, side="right") - 1
+        pos, nfound, fedges = e0, 0, 0
+        while pos < e1:
+            u = queue[j]
+            stop = min(pre[j + 1], e1)
+            for p in range(c_ptr[u] + pos - pre[j], c_ptr[u] + stop - pre[j]):
+                i = c_idx[p]
+                v = lo + i
+                if _seen(vis, v):
+                    continue
+                if want_par and par[i] > u:
+                    _atomic_min(par, i, np.int32(u))
+                w = (v >> 5) - w0
+                bit = _ONE << np.uint32(v & 31)
+                if newbits[w] & bit == 0 and _fetch_or(newbits, w, bit) & bit == 0:
+                    out_lv[i] = k
+                    out_bits[i] = True
+                    nfound += 1
+                    fedges += a_ptr[i + 1] - a_ptr[i]
+            pos = stop
+            j += 1
+        sums[c, 0] = nfound
+        sums[c, 1] = fedges
+    tail[0] = sums[:, 0].sum()
+    tail[1] = sums[:, 1].sum()
 
 
 @numba.njit(cache=True)
