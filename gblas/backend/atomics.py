@@ -49,34 +49,24 @@ def cas(typingctx: Any, arr: Any, idx: Any, expected: Any, value: Any) -> Any:
     return arr.dtype(arr, idx, arr.dtype, arr.dtype), codegen
 
 
-@intrinsic
-def atomic_min(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
-    """arr[idx] = min(arr[idx], value) atomically (signed); returns the old arr[idx]."""
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ptr = item_pointer(context, builder, sig.args[0], args[0], args[1])
-        return builder.atomic_rmw("min", ptr, args[2], "monotonic")
+def _rmw(op: str, doc: str) -> Any:
+    """An intrinsic (arr, idx, value) -> old arr[idx] doing ``atomicrmw op`` on arr[idx]."""
+    @intrinsic
+    def rmw(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
+        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+            ptr = item_pointer(context, builder, sig.args[0], args[0], args[1])
+            return builder.atomic_rmw(op, ptr, args[2], "monotonic")
 
-    return arr.dtype(arr, idx, arr.dtype), codegen
+        return arr.dtype(arr, idx, arr.dtype), codegen
 
-
-@intrinsic
-def fetch_add(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
-    """arr[idx] += value atomically; returns the old arr[idx]."""
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ptr = item_pointer(context, builder, sig.args[0], args[0], args[1])
-        return builder.atomic_rmw("add", ptr, args[2], "monotonic")
-
-    return arr.dtype(arr, idx, arr.dtype), codegen
+    rmw.__doc__ = doc
+    return rmw
 
 
-@intrinsic
-def fetch_or(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
-    """arr[idx] |= value atomically; returns the old arr[idx]."""
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ptr = item_pointer(context, builder, sig.args[0], args[0], args[1])
-        return builder.atomic_rmw("or", ptr, args[2], "monotonic")
-
-    return arr.dtype(arr, idx, arr.dtype), codegen
+atomic_min = _rmw("min", "arr[idx] = min(arr[idx], value) atomically (signed); returns the "
+                  "old arr[idx].")
+fetch_add = _rmw("add", "arr[idx] += value atomically; returns the old arr[idx].")
+fetch_or = _rmw("or", "arr[idx] |= value atomically; returns the old arr[idx].")
 
 
 __all__ = ["atomic_min", "cas", "fetch_add", "fetch_or", "item_pointer", "prefetch"]
