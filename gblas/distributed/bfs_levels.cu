@@ -38,14 +38,13 @@
 // Every loop is grid-stride (warp-strided where a warp cooperates): correct for any grid.
 
 #define DB_FULL 0xffffffffu
-#define DB_BIG 256      // out-degree from which a vertex is expanded in chunks
+#define DB_BIG 256      // C-degree from which a frontier vertex is pushed in chunks
 #define DB_CHUNK 1024   // edges per chunk
 #define DB_SERIAL 8     // in-row entries a lane checks alone before its warp helps
 #define DB_BATCH 4      // of those, loaded at once
 #define DB_HEAVY 1024   // in-degree from which a scanned row is split into chunks (phase A)
 #define DB_HCHUNK 512   // entries per chunk of such a row
 #define DB_INT_MAX 0x7fffffff
-#define FULL_FROM(b) (DB_FULL << (b))  // bits b..31 of a word (0 <= b < 32)
 
 // Reads of vis bypass L1 (__ldcg, as the one-GPU pull reads its bitmap): random probes of a
 // bitmap of n bits reuse little in L1 (kron:24 on one H100, P = 1: 3.04 ms median against

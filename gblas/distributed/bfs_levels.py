@@ -59,7 +59,7 @@ from .vector import DistVector
 
 _MAX_N = 2**31 - 2  # int32 vertex ids and levels in the kernels
 _BLOCK = 256
-_BIG = 256  # DB_BIG of the .cu: a vertex of this out-degree is queued as chunks
+_BIG = 256  # DB_BIG of the .cu: a frontier vertex of this C-degree is queued as chunks
 _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in chunks
 KERNEL_NAME = "dist_bfs_levels"
 
