@@ -48,7 +48,7 @@ PYEOF
   for defs in "${variants[@]}"; do
     log="$tmp/log.txt"
     # shellcheck disable=SC2086 # defs: zero or more words
-    if ! "$NVCC" -std=c++17 -arch="$ARCH" -I "$(dirname "$f")" $defs -Xptxas -v -c "$tu" \
+    if ! "$NVCC" -std=c++17 -arch="$ARCH" -I "$(dirname "$f")" -I gblas/backend $defs -Xptxas -v -c "$tu" \
         -o /dev/null >"$log" 2>&1; then
       cat "$log"
       echo "check_cuda: FAILED to compile $f $defs"

@@ -10,6 +10,7 @@ caches the cubin on disk), as cupyx.scipy.sparse does.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,30 @@ def _cp() -> Any:
     import cupy  # noqa: PLC0415 - only imported when a GPU kernel runs
 
     return cupy
+
+
+_INCLUDE = re.compile(r'^#include "([^"]+)"[ \t]*$', re.M)
+HEADERS = Path(__file__).parent  # headers shared by several folders (bfs_rule.cuh)
+
+
+def inline_includes(path: Path) -> str:
+    """The text of the .cu or .cuh file ``path`` with every ``#include "name"`` replaced by
+    that file's text (found beside the including file, else in gblas/backend), recursively,
+    with ``#line`` markers for the compiler's messages: CuPy keys its compile cache by the
+    source it is given, so an edit of a header must change that source."""
+    text = path.read_text()
+
+    def one(m: re.Match[str]) -> str:
+        name = m[1]
+        found = next((d / name for d in (path.parent, HEADERS) if (d / name).is_file()), None)
+        if found is None:
+            raise FileNotFoundError(f"{path.name} includes {name!r}, found neither beside "
+                                    f"it nor in {HEADERS}")
+        line = text[:m.start()].count("\n") + 2
+        return (f'#line 1 "{name}"\n' + inline_includes(found)
+                + f'\n#line {line} "{path.name}"')
+
+    return _INCLUDE.sub(one, text)
 
 
 @functools.cache
@@ -89,4 +114,5 @@ CHECK_INSTANCES: dict[str, list[str]] = {"segment.cu": [
     "segment_reduce<7, long long>", "segment_reduce<24, unsigned char>",
 ]}
 
-__all__ = ["BLOCK", "CHECK_INSTANCES", "module_kernel", "module_source", "segment_reduce"]
+__all__ = ["BLOCK", "CHECK_INSTANCES", "HEADERS", "inline_includes", "module_kernel",
+           "module_source", "segment_reduce"]

@@ -18,9 +18,16 @@
 //                   vertex saying reached), fresh for each search, written by whoever finds
 //                   the vertex (no level array to reset: a search starts with n/8 + n_local
 //                   bytes of stores);
-//   newbits         the block's words of the new frontier, padded to the same length on
-//                   every process, then two uint64 counts (tail): the vertices found and
-//                   (after a push) their out-edges, all-gathered with the words.
+//   newbits[2]      the block's words of the new frontier of level k in newbits[k & 1],
+//                   padded to the same length on every process, then two uint64 counts
+//                   (tail): the vertices found and (after a push) their out-edges,
+//                   all-gathered with the words; the unpack of level k zeroes the other
+//                   buffer for level k + 1 (a level starts on zeroed words, no fill);
+//   st[DS_WORDS]    the loop state (below), the same on every process: the unpack of level
+//                   k folds the gathered counts into it and takes level k + 1's direction
+//                   by LAGraph's rule (bfs_rule.cuh), so the host launches levels without
+//                   reading anything; the kernels of a level whose direction is the other
+//                   one, or after the end, return at once.
 //
 // A level k:
 //   push  dbfs_queue lists the last frontier from the gathered words (the source at level
@@ -33,9 +40,12 @@
 //         in-neighbour in vis: that neighbour is on level k - 1 (an unvisited vertex has no
 //         visited in-neighbour further up), so it is the smallest parent one level up;
 //   then the new words are all-gathered (NCCL) and dbfs_unpack ORs every process's words
-//   into vis; the counts, summed there, are read by the host, which takes the next
-//   direction (LAGraph's rule, gblas.backend.bfs_rule).
+//   into vis, sums the counts and takes the next direction (st). Level 0 (dbfs_start) is
+//   the source's bit and its out-degree (the sum of its C-degrees) in newbits[0], gathered
+//   and unpacked as any level, which takes level 1's direction.
 // Every loop is grid-stride (warp-strided where a warp cooperates): correct for any grid.
+
+#include "bfs_rule.cuh"
 
 #define DB_FULL 0xffffffffu
 #define DB_BIG 256      // C-degree from which a frontier vertex is pushed in chunks
@@ -45,6 +55,26 @@
 #define DB_HEAVY 1024   // in-degree from which a scanned row is split into chunks (phase A)
 #define DB_HCHUNK 512   // entries per chunk of such a row
 #define DB_INT_MAX 0x7fffffff
+
+// The loop state (int64 words; bfs_levels.py reads a copy of them after each level)
+#define DS_DONE 0        // the search is over
+#define DS_DO_PUSH 1     // the direction of the next level (1 push, 0 pull)
+#define DS_PUSH_PULL 2   // LAGraph's rule: may still switch
+#define DS_ANY_PULL 3    //   a pull level has run
+#define DS_UNEXPLORED 4  //   edges_unexplored
+#define DS_NQ 5          // the last level's frontier size
+#define DS_LAST_NQ 6     // the one before
+#define DS_NVISITED 7    // vertices reached
+#define DS_LEVELS 8      // at the end: the search's level count (the one-process loop's k)
+#define DS_RAN 9         // the levels run (the last one found nothing or reached everyone)
+#define DS_LAST_DIR 10   // the direction the last level ran (1 push, 0 pull)
+#define DS_WORDS 16
+
+// Whether a level's push (want_push) or pull kernel runs: the search is not over and the
+// rule took that direction.
+__device__ __forceinline__ bool db_runs(const long long* __restrict__ st, bool want_push) {
+  return !st[DS_DONE] && (st[DS_DO_PUSH] != 0) == want_push;
+}
 
 // Reads of vis bypass L1 (__ldcg, as the one-GPU pull reads its bitmap): random probes of a
 // bitmap of n bits reuse little in L1 (kron:24 on one H100, P = 1: 3.04 ms median against
@@ -147,15 +177,19 @@ extern "C" __global__ void dbfs_block_keys(const long long* __restrict__ t_ptr,
 }
 
 // Level 0: nothing reached but the source (out_bits), vis = {source}, par = INT_MAX (with
-// parents), cnt zero; the source's owner records it (level 0, its own parent); every process
-// queues it by its C-degree (its edges into the block) for level 1.
+// parents), both newbits buffers zeroed but for the source's bit in its owner's newbits[0],
+// whose tail holds the level's counts (the owner: one vertex; every process: the source's
+// C-degree, which sum to its out-degree), and the loop state before level 1 (mode 0 auto,
+// 1 push only, 2 pull only); its first unpack takes level 1's direction.
 extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long long lo,
-                                      long long hi, long long nwords, long long source,
-                                      int want_par, int* par, unsigned* vis, int* queue,
-                                      long long* chunks, unsigned long long* cnt,
+                                      long long hi, long long nwords, long long wtot,
+                                      long long source, int want_par, int mode, long long nvals,
+                                      int* par, unsigned* vis, unsigned* nb0, unsigned* nb1,
+                                      unsigned long long* cnt, long long* st,
                                       long long* out_lv, bool* out_bits) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
+  const bool owner = source >= lo && source < hi;
   for (long long i = tid; i < hi - lo; i += nth) {
     const bool src = i + lo == source;
     if (want_par) par[i] = src ? (int)source : DB_INT_MAX;
@@ -164,26 +198,36 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
   }
   for (long long w = tid; w < nwords; w += nth)
     vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
-  if (tid < 4) cnt[tid] = 0ULL;
-  __syncthreads();  // block 0's clear of cnt before its thread 0 writes it
+  const long long sw = (source >> 5) - (lo >> 5);  // the source's word in its owner's block
+  for (long long w = tid; w < wtot - 4; w += nth) {
+    nb0[w] = owner && w == sw ? 1u << (source & 31) : 0u;
+    nb1[w] = 0u;
+  }
+  if (tid < 4) {
+    cnt[tid] = 0ULL;
+    nb1[wtot - 4 + tid] = 0u;
+  }
   if (tid == 0) {
-    const long long d = c_ptr[source + 1] - c_ptr[source];
-    if (d >= DB_BIG) {
-      db_chunks(source, d, chunks, cnt);
-    } else if (d) {
-      queue[0] = (int)source;
-      cnt[2] = 1ULL;
-    }
+    unsigned long long* tail = (unsigned long long*)(nb0 + wtot - 4);
+    tail[0] = owner ? 1ULL : 0ULL;
+    tail[1] = (unsigned long long)(c_ptr[source + 1] - c_ptr[source]);
+    for (int j = 0; j < DS_WORDS; ++j) st[j] = 0;
+    st[DS_PUSH_PULL] = mode == 0;
+    st[DS_DO_PUSH] = mode != 2;
+    st[DS_UNEXPLORED] = nvals;
   }
 }
 
 // The last level's frontier of every process (their gathered words: part p's word j is
 // global word (offsets[p] >> 5) + j; a part is wmax words, its last four the counts) as the
-// push's queue and chunks; cnt was cleared by dbfs_unpack. A thread a word.
+// push's queue and chunks (push levels only); cnt was cleared by dbfs_unpack. A thread a
+// word.
 extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
                                       const unsigned* __restrict__ gathered, long long wmax,
                                       const long long* __restrict__ offsets, int nparts,
-                                      int* q_out, long long* ch_out, unsigned long long* cnt) {
+                                      int* q_out, long long* ch_out, unsigned long long* cnt,
+                                      const long long* __restrict__ st) {
+  if (!db_runs(st, true)) return;
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
@@ -251,7 +295,7 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
 }
 
 // Push level k: every unvisited out-neighbour lo + i of the frontier in the block is on
-// level k. The first lane to set its bit in newbits (zeroed before; atomicOr's old word
+// level k. The first lane to set its bit in newbits (zeroed; atomicOr's old word
 // says who was first; a probe first, hubs are reached by many edges) writes its level and
 // counts it with its out-edges (A's row); with parents every frontier in-neighbour u
 // proposes itself (atomicMin, after a probe): the smallest wins, the one-process search's
@@ -263,8 +307,11 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      const long long* __restrict__ chunks,
                                      const unsigned long long* __restrict__ cnt,
                                      const unsigned* __restrict__ vis, int* par,
-                                     unsigned* newbits, unsigned long long* tail,
-                                     long long* out_lv, bool* out_bits) {
+                                     unsigned* newbits, long long wtot,
+                                     const long long* __restrict__ st, long long* out_lv,
+                                     bool* out_bits) {
+  if (!db_runs(st, true)) return;
+  unsigned long long* tail = (unsigned long long*)(newbits + wtot - 4);
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
@@ -297,7 +344,7 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
 //   phase B (concurrent), every other unvisited vertex: a lane scans the first DB_SERIAL
 //     entries alone (DB_BATCH loads at once), then the whole warp takes the rest of a longer
 //     row (32 entries a step; the ballot's lowest lane is the first hit in row order); the
-//     warp writes its word (atomicOr where phase A may set a bit of it: newbits was zeroed).
+//     warp writes its word (atomicOr where phase A may set a bit of it: newbits is zeroed).
 // Found vertices are counted, not their out-edges: after a pull LAGraph's rule reads vertex
 // counts only, and reading each found vertex's row bounds made a pull level 1.5x slower
 // (kron:24).
@@ -307,8 +354,10 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       const unsigned* __restrict__ vis, int want_par,
                                       const long long* __restrict__ heavy,
                                       long long nheavy, int* par, unsigned* newbits,
-                                      unsigned long long* tail, long long* out_lv,
-                                      bool* out_bits) {
+                                      long long wtot, const long long* __restrict__ st,
+                                      long long* out_lv, bool* out_bits) {
+  if (!db_runs(st, false)) return;
+  unsigned long long* tail = (unsigned long long*)(newbits + wtot - 4);
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
@@ -396,24 +445,40 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
 
 // vis |= every process's new frontier words. gathered[p * wmax + j] is word
 // (offsets[p] >> 5) + j of process p's block (bits outside the block zero; its last four
-// words, the tail, are the part's counts: summed into `counts`); a global word
-// takes the words of the blocks that overlap it (two at a block boundary). Also clears the
-// queue's counters (`clear`, 4 words: read last by this level's push) for the next queue.
+// words, the tail, are the part's counts); a global word takes the words of the blocks that
+// overlap it (two at a block boundary). Thread 0 folds the summed counts of level k into the
+// loop state: the search ends when nothing was found or every vertex is reached, else it
+// takes level k + 1's direction. Also zeroes `next` (the newbits buffer of level k + 1,
+// wmax words) and the queue's counters (`clear`, read last by this level's push). Nothing
+// after the end: a thread that reads the done flag thread 0 has just set skips its share,
+// which the finished search no longer reads (the next search's dbfs_start sets it all).
 extern "C" __global__ void dbfs_unpack(const unsigned* __restrict__ gathered, long long wmax,
                                        const long long* __restrict__ offsets, int nparts,
                                        long long n, unsigned* vis, unsigned long long* clear,
-                                       unsigned long long* tail, unsigned long long* counts) {
+                                       unsigned* next, long long* st, long long k,
+                                       double alpha, double beta1, double beta2) {
+  if (st[DS_DONE]) return;
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (tid == 0) {  // the level's counts: the sum of every part's tail, then ours cleared
-    unsigned long long c0 = 0, c1 = 0;
+  if (tid == 0) {
+    long long found = 0, scout = 0;
     for (int p = 0; p < nparts; ++p) {
-      const unsigned long long* t = (const unsigned long long*)(gathered + p * wmax) + wmax / 2 - 2;
-      c0 += t[0];
-      c1 += t[1];
+      const long long* t = (const long long*)(gathered + p * wmax) + wmax / 2 - 2;
+      found += t[0];
+      scout += t[1];
     }
-    counts[0] = c0;
-    counts[1] = c1;
-    tail[0] = tail[1] = 0ULL;
+    st[DS_LAST_DIR] = st[DS_DO_PUSH];
+    st[DS_LAST_NQ] = st[DS_NQ];
+    st[DS_NQ] = found;
+    st[DS_NVISITED] += found;
+    if (found == 0 || st[DS_NVISITED] >= n) {
+      st[DS_RAN] = k;
+      st[DS_LEVELS] = found == 0 ? k : k + 1;
+      st[DS_DONE] = 1;
+    } else {
+      bfs_direction_rule(st[DS_DO_PUSH], st[DS_PUSH_PULL], st[DS_ANY_PULL],
+                         st[DS_UNEXPLORED], found, st[DS_LAST_NQ], scout, n, alpha, beta1,
+                         beta2);
+    }
   }
   const long long nth = (long long)gridDim.x * blockDim.x;
   const long long nwords = (n + 31) >> 5;
@@ -432,5 +497,6 @@ extern "C" __global__ void dbfs_unpack(const unsigned* __restrict__ gathered, lo
     }
     if (bits) vis[w] |= bits;
   }
+  for (long long w = tid; w < wmax; w += nth) next[w] = 0u;
   if (tid < 4) clear[tid] = 0ULL;
 }

@@ -17,9 +17,16 @@ on the process's block and one collective of fixed size:
   level up, as the one-process search's);
 * the block's words of the new frontier are all-gathered and ORed into the visited bitmap,
   which every process keeps whole (n/8 bytes); the level's two counts (vertices found and
-  their out-edges) ride after the words, are summed by every process and read by the host,
-  which takes the next direction by LAGraph's rule (``gblas.backend.bfs_rule``, as the
-  one-process loop).
+  their out-edges) ride after the words and are summed by every process into the loop
+  state on its device, which takes the next direction there by LAGraph's rule (the
+  one-process loop's, ``gblas.backend.bfs_rule``; ``bfs_rule.cuh`` on GPUs).
+
+The host launches a level's kernels (the push's and the pull's: the one the state does not
+pick returns at once) and its collective without waiting for the last level: it reads a
+copy of the state ``lookahead`` levels behind (1 on GPUs, 0 on CPU processes), so the
+device never idles for the host's read and launches, and stops launching when the state it
+reads says the search is over (the levels launched beyond it do nothing but their
+all-gather). Every process reads the same state, so all launch the same collectives.
 
 The frontier always travels as bitmap words here (the GraphBLAS loop picks bitmap or id
 list by size). With ``timing`` (``bfs(..., stats=)``) on GPUs the info also gives each
@@ -48,19 +55,23 @@ from typing import Any
 import numpy as np
 
 from .. import Vector, config
-from ..backend.bfs_rule import direction_rule
+from ..backend.cuda import inline_includes
 from ..backend.keys import xp_of
 from ..backend.threads import num_threads
 from ..dtypes import BOOL, INT64
+from ..exceptions import InvalidValue
 from ..formats.csr.container import CSR
 from ..formats.vector import VecData
 from . import bfs_levels_cpu as cpu_kernels
+from .bfs_levels_cpu import DS_DO_PUSH, DS_DONE, DS_LAST_DIR, DS_LEVELS, DS_NVISITED, DS_RAN
 from .vector import DistVector
 
 _MAX_N = 2**31 - 2  # int32 vertex ids and levels in the kernels
 _BLOCK = 256
 _BIG = 256  # DB_BIG of the .cu: a frontier vertex of this C-degree is queued as chunks
 _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in chunks
+_MODES = {"auto": 0, "push": 1, "pull": 2}  # dbfs_start's mode
+_RING = 4  # copies of the state in flight to the host: lookahead + 1 at most
 KERNEL_NAME = "dist_bfs_levels"
 
 
@@ -85,7 +96,7 @@ def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
     from ..formats.csr.bfs_fused import occupancy  # noqa: PLC0415
 
     with cp.cuda.Device(device_id):
-        src = (Path(__file__).parent / "bfs_levels.cu").read_text()
+        src = inline_includes(Path(__file__).parent / "bfs_levels.cu")
         mod = cp.RawModule(code=src, options=("-std=c++17",))
         kerns = {k: mod.get_function(f"dbfs_{k}")
                  for k in ("block_keys", "start", "queue", "push", "claim", "unpack")}
@@ -128,21 +139,27 @@ class _Level:
         self.offsets = xp.asarray(offs)
         self.par = xp.empty(nl, dtype=np.int32)
         self.vis = xp.empty(self.nwords, dtype=np.uint32)
-        self.newbits = xp.zeros(self.wtot, dtype=np.uint32)
-        self.tail = self.newbits[-4:].view(np.uint64)
-        self.gathered = self.newbits  # the last level's words of every process
-        self.counts = xp.zeros(2, dtype=np.uint64)
+        # level k writes newbits[k & 1]; the unpack of level k zeroes the other one
+        self.newbits = (xp.zeros(self.wtot, dtype=np.uint32),
+                        xp.zeros(self.wtot, dtype=np.uint32))
+        self.gathered = (xp.empty(self.wtot * self.comm.size, dtype=np.uint32)
+                         if self.comm.size > 1 else None)
+        self.last = self.newbits[0]  # the last level's words of every process
+        self.st = xp.zeros(cpu_kernels.DS_WORDS, dtype=np.int64)  # the loop state
         self.queue = xp.empty(max(self.n, 1), dtype=np.int32)  # the whole frontier
         nch = int(self.c[1].shape[0]) // _BIG + 1 if self.gpu else 1
         self.chunks = xp.empty(nch, dtype=np.int64)
         self.cnt = xp.zeros(4, dtype=np.uint64)
-        self.queued = True  # the queue holds the frontier (level 0's source)
-        if self.gpu:
+        if self.gpu:  # the copies of the state read by the host, and their events
             import cupy as cp  # noqa: PLC0415
 
             self.heavy = _heavy_chunks(self.t[0])
-            self.pinned = cp.cuda.alloc_pinned_memory(16)
-            self.host = np.frombuffer(self.pinned, dtype=np.uint64, count=2)
+            self.pinned = cp.cuda.alloc_pinned_memory(_RING * 8 * cpu_kernels.DS_WORDS)
+            self.ring = np.frombuffer(self.pinned, dtype=np.int64).reshape(_RING, -1)
+            self.ready = [cp.cuda.Event(block=False, disable_timing=True)
+                          for _ in range(_RING)]
+        else:
+            self.ring = np.zeros((_RING, cpu_kernels.DS_WORDS), dtype=np.int64)
 
     @classmethod
     def of(cls, A: Any) -> _Level:  # noqa: N803
@@ -160,90 +177,89 @@ class _Level:
 
         return cp.cuda.get_current_stream().record()
 
-    def start(self, source: int, parents: bool) -> int:
-        """Level 0, and fresh result arrays (the levels Vector's storage: the kernels write
-        them as they find vertices); returns the source's out-degree (its owner's, sent to
-        every process)."""
-        owner = int(self.lay.part.owner(np.array([source]))[0])
-        self.queued = True  # level 0 queues the source
+    def start(self, source: int, parents: bool, mode: int, nvals: int,
+              rule: tuple[float, float, float]) -> None:
+        """Level 0 and fresh result arrays (the levels Vector's storage: the kernels write
+        them as they find vertices), then its exchange, which takes level 1's direction."""
         nl = self.hi - self.lo
         # (NumPy: zeros, whose pages come zeroed, so absent entries hold 0 as from_dense's)
         alloc = self.xp.empty if self.gpu else self.xp.zeros
         self.out = (alloc(nl, dtype=np.int64), self.xp.empty(nl, dtype=np.bool_))
+        self.rule = tuple(np.float64(x) for x in rule)
+        args = (np.int64(self.lo), np.int64(self.hi))
         if self.gpu:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
-                self.c[0], np.int64(self.lo), np.int64(self.hi), np.int64(self.nwords),
-                np.int64(source), np.int32(parents), self.par, self.vis, self.queue, self.chunks,
-                self.cnt, *self.out))
+                self.c[0], *args, np.int64(self.nwords), np.int64(self.wtot),
+                np.int64(source), np.int32(parents), np.int32(mode), np.int64(nvals),
+                self.par, self.vis, *self.newbits, self.cnt, self.st, *self.out))
         else:
-            cpu_kernels.start(self.c[0], self.lo, self.hi, source, parents, self.par,
-                              self.vis, self.queue, self.cnt, *self.out)
-        deg = 0
-        if owner == self.comm.rank:
-            ends = self.a[0][source - self.lo:source - self.lo + 2]
-            ends = ends.get() if self.gpu else ends  # one read of two words
-            deg = int(ends[1] - ends[0])
-        return int(self.comm.bcast(deg, root=owner))
+            cpu_kernels.start(self.c[0], *args, self.wtot, source, parents, mode, nvals,
+                              self.par, self.vis, *self.newbits, self.cnt, self.st, *self.out)
+        self.exchange(0)
 
-    def push(self, k: int, parents: bool) -> None:
-        """Push level k: the last frontier of every process (unless level 0 queued it) and
-        the walk of its rows of C, the edges into the block."""
-        args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
-        if not self.queued and self.gpu:
+    def level(self, k: int, parents: bool) -> None:
+        """Level k's push (the last frontier of every process queued, then the walk of its
+        rows of C, the edges into the block) or pull (every unvisited vertex of the block
+        scans its in-row), as the state says: on GPUs both are launched and one returns."""
+        nb = self.newbits[k & 1]
+        push = pull = True
+        if not self.gpu:
+            st = self.st
+            push, pull = not st[DS_DONE] and st[DS_DO_PUSH], not st[DS_DONE] and not st[DS_DO_PUSH]
+        if push and self.gpu:
+            args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
             self.kerns["queue"]((self.grid["queue"],), (_BLOCK,), (
-                self.c[0], self.gathered, *args, self.queue, self.chunks, self.cnt))
-        elif not self.queued:
-            cpu_kernels.queue_frontier(self.c[0], self.gathered, *args, self.queue, self.cnt)
-        self.newbits[:self.span].fill(0)  # the push ORs its bits in
-        if self.gpu:
+                self.c[0], self.last, *args, self.queue, self.chunks, self.cnt, self.st))
             self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
                 *self.c, self.a[0], np.int64(self.lo), np.int32(k), np.int32(parents),
-                self.queue, self.chunks, self.cnt, self.vis, self.par,
-                self.newbits, self.tail, *self.out))
-        else:
+                self.queue, self.chunks, self.cnt, self.vis, self.par, nb,
+                np.int64(self.wtot), self.st, *self.out))
+        elif push:
+            cpu_kernels.queue_frontier(self.c[0], self.last, self.wtot, self.offsets,
+                                       self.comm.size, self.queue, self.cnt)
             cpu_kernels.push(*self.c, self.a[0], self.lo, k, parents, self.queue, self.cnt,
-                             self.vis, self.par, self.newbits, self.tail, *self.out,
+                             self.vis, self.par, nb, self.wtot, *self.out,
                              8 * num_threads())
-
-    def claim(self, k: int, parents: bool) -> None:
-        """Pull level k: every unvisited vertex of the block scans its in-row."""
-        if self.gpu:
-            if self.heavy.shape[0]:  # phase A ORs into the words
-                self.newbits[:self.span].fill(0)
+        if pull and self.gpu:
             self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
                 *self.t, np.int64(self.lo), np.int64(self.hi), np.int64(self.span),
                 np.int32(k), self.vis, np.int32(parents), self.heavy,
-                np.int64(self.heavy.shape[0]), self.par, self.newbits, self.tail,
+                np.int64(self.heavy.shape[0]), self.par, nb, np.int64(self.wtot), self.st,
                 *self.out))
-        else:
+        elif pull:
             cpu_kernels.claim(*self.t, self.lo, self.hi, self.span, k, self.vis, self.par,
-                              self.newbits, self.tail, *self.out,
+                              nb, self.wtot, *self.out,
                               max(1, min(self.span, 8 * num_threads())))
 
-    def exchange(self) -> tuple[int, int]:
-        """The new frontier words (and the level's counts after them) all-gathered and
-        ORed into every process's visited bitmap; returns the global counts (vertices
-        found, their out-edges after a push), read on the host. Clears the queue's
-        counters: the next push queues the gathered frontier."""
-        comm = self.comm
-        gathered = self.newbits if comm.size == 1 else comm.allgather_equal(self.newbits)
-        self.gathered, self.queued = gathered, False
+    def exchange(self, k: int) -> None:
+        """Level k's words (and counts) all-gathered and ORed into every process's visited
+        bitmap; the counts summed into the state, which takes level k + 1's direction or
+        ends the search; a copy of the state sent to the host (slot k of the ring)."""
+        comm, nb = self.comm, self.newbits[k & 1]
+        last = nb if comm.size == 1 else comm.allgather_equal(nb, self.gathered)
+        self.last = last
+        args = (last, np.int64(self.wtot), self.offsets, np.int32(comm.size),
+                np.int64(self.n), self.vis, self.cnt, self.newbits[(k + 1) & 1], self.st,
+                np.int64(k), *self.rule)
+        slot = k % _RING
         if self.gpu:
             import cupy as cp  # noqa: PLC0415
 
-            self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
-                gathered, np.int64(self.wtot), self.offsets, np.int32(comm.size),
-                np.int64(self.n), self.vis, self.cnt, self.tail, self.counts))
+            self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), args)
             stream = cp.cuda.get_current_stream()
-            cp.cuda.runtime.memcpyAsync(self.pinned.ptr, self.counts.data.ptr, 16, 2,
-                                        stream.ptr)
-            stream.synchronize()
-            found, edges = (int(c) for c in self.host)
+            cp.cuda.runtime.memcpyAsync(self.ring[slot].ctypes.data, self.st.data.ptr,
+                                        self.st.nbytes, 2, stream.ptr)
+            self.ready[slot].record(stream)
         else:
-            cpu_kernels.unpack(gathered, self.wtot, self.offsets, comm.size, self.n, self.vis,
-                               self.cnt, self.tail, self.counts)
-            found, edges = (int(c) for c in self.counts)
-        return found, edges
+            cpu_kernels.unpack(*args)
+            self.ring[slot] = self.st
+
+    def state(self, k: int) -> np.ndarray:
+        """The loop state after level k (a copy; waits for it on GPUs)."""
+        slot = k % _RING
+        if self.gpu:
+            self.ready[slot].synchronize()
+        return self.ring[slot].copy()
 
     def results(self, parents: bool) -> tuple[DistVector, DistVector | None]:
         """The search's vectors on the arrays the kernels wrote (bitmap storage, no pass
@@ -261,58 +277,58 @@ class _Level:
 
 def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
              alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
-             timing: bool = False) -> tuple[DistVector, DistVector | None, dict[str, Any]]:
+             timing: bool = False, lookahead: int | None = None,
+             ) -> tuple[DistVector, DistVector | None, dict[str, Any]]:
     """BFS from ``source`` (already checked) over the DistMatrix ``A``: (levels, parents or
-    None, info with ``levels``, ``directions``, ``reached``, ``host_syncs`` and the host
-    ms of the start and of each level), every process calling it with the same arguments.
-    With ``timing`` on GPUs also ``level_parts_ms``: each level's device ms of its push or
-    claim and of its exchange (CUDA events)."""
+    None, info with ``levels``, ``directions``, ``reached``, ``host_syncs`` (the host's waits
+    for a level's state), ``lookahead``, and the host ms until level 0's state
+    (``start_ms``) and between the states of consecutive levels (``level_ms``)), every
+    process calling it with the same arguments. ``lookahead``: levels launched beyond the
+    last state read (default 1 on GPUs, 0 on CPU processes; at most 3). With ``timing`` on
+    GPUs also ``level_parts_ms``: each level's device ms of its push or claim and of its
+    exchange (CUDA events)."""
     t0 = time.perf_counter()
     lv = _Level.of(A)
-    n = lv.n
+    ahead = (1 if lv.gpu else 0) if lookahead is None else int(lookahead)
+    if not 0 <= ahead < _RING:
+        raise InvalidValue(f"lookahead must be 0 to {_RING - 1}, got {lookahead!r}")
     timing = timing and lv.gpu
     with _on_device(lv):
-        nq, frontier_edges = 1, lv.start(source, parents)
-        marks = [t0, time.perf_counter()]  # host times at each read of the counts
-        parts: list[list[float]] = []
-        push_pull = direction == "auto"
-        do_push = direction != "pull"
-        edges_unexplored, any_pull, last_nq = A.nvals, False, 0
-        directions: list[str] = []
-        k, nvisited, syncs = 1, 1, 1
-        while nvisited < n:
-            do_push, push_pull, any_pull, edges_unexplored = direction_rule(
-                do_push, push_pull, any_pull, nq, last_nq, frontier_edges, edges_unexplored,
-                n, alpha, beta1, beta2)
+        lv.start(source, parents, _MODES[direction], A.nvals, (alpha, beta1, beta2))
+        marks, events, directions = [t0], [], []
+        k, read, syncs, state = 0, -1, 0, None
+        while True:
+            while read < k - ahead:  # the states due: launched more than `ahead` levels ago
+                read += 1
+                state = lv.state(read)
+                syncs += lv.gpu
+                marks.append(time.perf_counter())
+                if read:
+                    directions.append("push" if state[DS_LAST_DIR] else "pull")
+                if state[DS_DONE]:
+                    break
+            if state is not None and state[DS_DONE]:
+                break
+            k += 1
             ev = [lv.event()] if timing else []
-            if do_push:
-                lv.push(k, parents)
-            else:
-                lv.claim(k, parents)
+            lv.level(k, parents)
             if timing:
                 ev.append(lv.event())
-            found, frontier_edges = lv.exchange()
-            syncs += 1
-            marks.append(time.perf_counter())
-            if timing:  # device ms of the push or claim, and of the exchange
+            lv.exchange(k)
+            if timing:
                 ev.append(lv.event())
-                ev[-1].synchronize()
-                parts.append([round(_elapsed(a, b), 3) for a, b in zip(ev, ev[1:])])
-            directions.append("push" if do_push else "pull")
-            last_nq, nq = nq, found
-            if nq == 0:
-                break
-            nvisited += nq
-            k += 1
+                events.append(ev)
         levels, pi = lv.results(parents)
-    # level_ms: host time of each level (its launches, collectives and the read of its
-    # counts); start_ms: buffers, level 0 and its counts; the results are not included
+    ran = int(state[DS_RAN])
     ms = np.diff(marks) * 1e3
-    info = {"levels": k, "directions": directions, "reached": nvisited, "host_syncs": syncs,
+    info = {"levels": int(state[DS_LEVELS]), "directions": directions,
+            "reached": int(state[DS_NVISITED]), "host_syncs": syncs, "lookahead": ahead,
             "kernel": KERNEL_NAME, "start_ms": float(ms[0]),
             "level_ms": [float(x) for x in ms[1:]]}
-    if timing:
-        info["level_parts_ms"] = parts
+    if timing:  # device ms of the push or claim, and of the exchange
+        events[-1][-1].synchronize()
+        info["level_parts_ms"] = [[round(_elapsed(a, b), 3) for a, b in zip(ev, ev[1:])]
+                                  for ev in events[:ran]]
     return levels, pi, info
 
 

@@ -2,10 +2,14 @@
 
 The same steps, arguments and results as the CUDA kernels of ``bfs_levels.cu`` (whose
 header describes the state and the level): ``start``, ``queue_frontier``, ``push``,
-``claim`` and ``unpack``. The pull claim runs on the process's Numba threads over runs of
-words, the push on them over runs of equal numbers of edges (a hub's row split among
-runs), claiming a vertex and lowering its parent as the GPU does (the old word of an atomic
-OR, an atomic min). The queue lists whole rows: ``cnt[3]`` (the GPU's hub chunks) stays 0.
+``claim`` and ``unpack``, with the loop state ``st`` (the ``DS_*`` words, the .cu's) that
+``unpack`` folds each level's counts into and takes the next direction in (LAGraph's rule,
+``gblas.backend.bfs_rule``, compiled). The host calls the push or the pull as ``st`` says
+(the CUDA kernels read it themselves). The pull claim runs on the process's Numba threads
+over runs of words, the push on them over runs of equal numbers of edges (a hub's row split
+among runs), claiming a vertex and lowering its parent as the GPU does (the old word of an
+atomic OR, an atomic min). The queue lists whole rows: ``cnt[3]`` (the GPU's hub chunks)
+stays 0.
 """
 
 from __future__ import annotations
@@ -19,10 +23,16 @@ from numba import prange
 from ..backend.atomics import atomic_min as _atomic_min
 from ..backend.atomics import fetch_or as _fetch_or
 from ..backend.atomics import prefetch as _prefetch
+from ..backend.bfs_rule import direction_rule
 from ..backend.bits import ctz as _ctz
 
 _ONE = np.uint32(1)
 _INT_MAX = 2**31 - 1
+# the loop state's words (#define DS_* in bfs_levels.cu)
+DS_DONE, DS_DO_PUSH, DS_PUSH_PULL, DS_ANY_PULL, DS_UNEXPLORED = 0, 1, 2, 3, 4
+DS_NQ, DS_LAST_NQ, DS_NVISITED, DS_LEVELS, DS_RAN, DS_LAST_DIR = 5, 6, 7, 8, 9, 10
+DS_WORDS = 16
+_rule = numba.njit(cache=True)(direction_rule)
 
 
 @numba.njit(cache=True, inline="always")
@@ -31,21 +41,36 @@ def _seen(vis: Any, u: int) -> bool:
 
 
 @numba.njit(cache=True)
-def start(c_ptr: Any, lo: int, hi: int, source: int, want_par: bool, par: Any, vis: Any,
-          queue: Any, cnt: Any, out_lv: Any, out_bits: Any) -> None:
+def start(c_ptr: Any, lo: int, hi: int, wtot: int, source: int, want_par: bool, mode: int,
+          nvals: int, par: Any, vis: Any, nb0: Any, nb1: Any, cnt: Any, st: Any, out_lv: Any,
+          out_bits: Any) -> None:
     if want_par:  # the push lowers par by atomic min
         par[:] = np.int32(_INT_MAX)
     out_bits[:] = False
     vis[:] = 0
     vis[source >> 5] = _ONE << np.uint32(source & 31)
+    nb0[:] = 0
+    nb1[:] = 0
     cnt[:] = 0
-    if lo <= source < hi:
+    owner = lo <= source < hi
+    if owner:
         par[source - lo] = source
         out_lv[source - lo] = 0
         out_bits[source - lo] = True
-    if c_ptr[source + 1] > c_ptr[source]:  # the source has edges into the block
-        queue[0] = source
-        cnt[2] = 1
+        nb0[(source >> 5) - (lo >> 5)] = _ONE << np.uint32(source & 31)
+    _set_tail(nb0, wtot, 1 if owner else 0, c_ptr[source + 1] - c_ptr[source])
+    st[:] = 0
+    st[DS_PUSH_PULL] = mode == 0
+    st[DS_DO_PUSH] = mode != 2
+    st[DS_UNEXPLORED] = nvals
+
+
+@numba.njit(cache=True, inline="always")
+def _set_tail(newbits: Any, wtot: int, found: int, edges: int) -> None:
+    """The level's two counts as the uint64 pairs of words after the block's words."""
+    for j, x in enumerate((found, edges)):
+        newbits[wtot - 4 + 2 * j] = np.uint32(x & 0xFFFFFFFF)
+        newbits[wtot - 3 + 2 * j] = np.uint32(x >> 32)
 
 
 @numba.njit(cache=True)
@@ -69,7 +94,7 @@ def queue_frontier(c_ptr: Any, gathered: Any, wmax: int, offsets: Any, nparts: i
 
 @numba.njit(cache=True, parallel=True)
 def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, want_par: bool, queue: Any,
-         cnt: Any, vis: Any, par: Any, newbits: Any, tail: Any, out_lv: Any, out_bits: Any,
+         cnt: Any, vis: Any, par: Any, newbits: Any, wtot: int, out_lv: Any, out_bits: Any,
          nchunks: int) -> None:
     """Push level k along the block's rows of C: every unvisited out-neighbour of the
     queued frontier is on level k. The queue's edges are cut into ``nchunks`` runs of equal
@@ -112,8 +137,7 @@ def push(c_ptr: Any, c_idx: Any, a_ptr: Any, lo: int, k: int, want_par: bool, qu
             j += 1
         sums[c, 0] = nfound
         sums[c, 1] = fedges
-    tail[0] = sums[:, 0].sum()
-    tail[1] = sums[:, 1].sum()
+    _set_tail(newbits, wtot, sums[:, 0].sum(), sums[:, 1].sum())
 
 
 @numba.njit(cache=True)
@@ -175,7 +199,7 @@ def _prefetch_rows(t_ptr: Any, t_idx: Any, i0: int, todo: Any) -> None:
 
 @numba.njit(cache=True, parallel=True)
 def claim(t_ptr: Any, t_idx: Any, lo: int, hi: int, span: int, k: int, vis: Any, par: Any,
-          newbits: Any, tail: Any, out_lv: Any, out_bits: Any,
+          newbits: Any, wtot: int, out_lv: Any, out_bits: Any,
           nchunks: int) -> None:
     """A pull level over ``nchunks`` runs of words on the process's threads."""
     per = (span + nchunks - 1) // nchunks
@@ -183,20 +207,37 @@ def claim(t_ptr: Any, t_idx: Any, lo: int, hi: int, span: int, k: int, vis: Any,
     for c in prange(nchunks):
         found[c] = _claim_words(t_ptr, t_idx, lo, hi, k, vis, par, newbits, out_lv,
                                 out_bits, c * per, min(span, c * per + per))
-    tail[0] = found.sum()
-    tail[1] = 0
+    _set_tail(newbits, wtot, found.sum(), 0)
 
 
 @numba.njit(cache=True)
 def unpack(gathered: Any, wmax: int, offsets: Any, nparts: int, n: int, vis: Any,
-           clear: Any, tail: Any, counts: Any) -> None:
-    counts[:] = 0
+           clear: Any, nxt: Any, st: Any, k: int, alpha: float, beta1: float,
+           beta2: float) -> None:
+    """vis |= every process's words of level k; the summed counts into the loop state, and
+    level k + 1's direction (or the end); ``nxt`` (level k + 1's newbits) and the queue's
+    counters zeroed. Nothing after the end."""
+    if st[DS_DONE]:
+        return
+    found, scout = 0, 0
     for p in range(nparts):  # the parts' counts: two uint64 (little-endian word pairs)
         e = (p + 1) * wmax
-        for j in range(2):
-            counts[j] += np.uint64(gathered[e - 4 + 2 * j]) | (
-                np.uint64(gathered[e - 3 + 2 * j]) << np.uint64(32))
-    tail[:] = 0
+        found += np.int64(gathered[e - 4]) | (np.int64(gathered[e - 3]) << 32)
+        scout += np.int64(gathered[e - 2]) | (np.int64(gathered[e - 1]) << 32)
+    st[DS_LAST_DIR] = st[DS_DO_PUSH]
+    st[DS_LAST_NQ] = st[DS_NQ]
+    st[DS_NQ] = found
+    st[DS_NVISITED] += found
+    if found == 0 or st[DS_NVISITED] >= n:
+        st[DS_RAN] = k
+        st[DS_LEVELS] = k if found == 0 else k + 1
+        st[DS_DONE] = 1
+    else:
+        do_push, push_pull, any_pull, unexplored = _rule(
+            st[DS_DO_PUSH] != 0, st[DS_PUSH_PULL] != 0, st[DS_ANY_PULL] != 0, found,
+            st[DS_LAST_NQ], scout, st[DS_UNEXPLORED], n, alpha, beta1, beta2)
+        st[DS_DO_PUSH], st[DS_PUSH_PULL], st[DS_ANY_PULL] = do_push, push_pull, any_pull
+        st[DS_UNEXPLORED] = unexplored
     for p in range(nparts):
         lo, hi = offsets[p], offsets[p + 1]
         if hi <= lo:
@@ -204,7 +245,9 @@ def unpack(gathered: Any, wmax: int, offsets: Any, nparts: int, n: int, vis: Any
         w0 = lo >> 5
         for j in range(((hi - 1) >> 5) - w0 + 1):
             vis[w0 + j] |= gathered[p * wmax + j]
+    nxt[:] = 0
     clear[:] = 0
 
 
-__all__ = ["claim", "push", "queue_frontier", "start", "unpack"]
+__all__ = ["DS_DONE", "DS_DO_PUSH", "DS_LAST_DIR", "DS_LEVELS", "DS_NVISITED", "DS_RAN",
+           "DS_WORDS", "claim", "push", "queue_frontier", "start", "unpack"]

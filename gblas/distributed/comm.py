@@ -118,16 +118,19 @@ class Comm:
         self.mpi.Allgatherv(_buf(send), [_buf(out), counts])
         return out, counts
 
-    def allgather_equal(self, arr: Any) -> Any:
+    def allgather_equal(self, arr: Any, out: Any = None) -> Any:
         """Every process's 1-D ``arr``, all of one size known to every process (no sizes are
-        exchanged), concatenated in rank order."""
+        exchanged), concatenated in rank order; into ``out`` when given (contiguous, of
+        ``arr``'s dtype and size times the processes), a buffer reused level after level."""
         if _is_device_array(arr) and self._nccl is not None:
-            return self._nccl.allgather_equal(arr)
-        if self.size == 1:
-            return arr.copy()
+            return self._nccl.allgather_equal(arr, out)
         send = np.ascontiguousarray(arr)
-        out = np.empty(send.shape[0] * self.size, dtype=send.dtype)
-        self.mpi.Allgather(_buf(send), _buf(out))
+        if out is None:
+            out = np.empty(send.shape[0] * self.size, dtype=send.dtype)
+        if self.size == 1:
+            out[:] = send
+        else:
+            self.mpi.Allgather(_buf(send), _buf(out))
         return out
 
     def alltoallv(self, arr: Any, send_counts: Sequence[int],
@@ -225,9 +228,10 @@ class _NcclGroup:
         parts = [padded[p * width:p * width + c] for p, c in enumerate(counts)]
         return cp.concatenate(parts) if parts else padded[:0]
 
-    def allgather_equal(self, arr: Any) -> Any:
+    def allgather_equal(self, arr: Any, out: Any = None) -> Any:
         send = self.cp.ascontiguousarray(arr)
-        out = self.cp.empty(send.shape[0] * self.comm.size, dtype=send.dtype)
+        if out is None:
+            out = self.cp.empty(send.shape[0] * self.comm.size, dtype=send.dtype)
         if send.shape[0]:
             self.nc.allGather(send.data.ptr, out.data.ptr, send.shape[0], self._type(send),
                               self._stream())

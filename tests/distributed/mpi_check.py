@@ -55,6 +55,8 @@ def check_bfs(comm: gd.Comm) -> None:
                     gd.validate_bfs(A, src, lv, pi)
                     validate_bfs(S, src, lv.gather().to("cpu"), pi.gather().to("cpu"))
                     assert bfs(A, src, direction=direction).gather().to("cpu").isequal(rl)
+                    if method == "fused":
+                        _check_lookahead(A, src, direction, rl, rp, stats)
     # a vertex of no edges as the source, and a graph whose blocks are shorter than a
     # bitmap word (P > 1 processes share words)
     for n in (2, 5, 70):  # n = 2 on 3 processes: one block is empty
@@ -68,6 +70,27 @@ def check_bfs(comm: gd.Comm) -> None:
                 what = f"path of {n}, from {src} ({direction})"
                 assert lv.gather().to("cpu").isequal(rl), what
                 assert pi.gather().to("cpu").isequal(rp), what
+                if direction == "auto":
+                    ref = {}
+                    _serial_bfs(S, src, direction=direction, stats=ref)
+                    _check_lookahead(A, src, direction, rl, rp, ref)
+
+
+def _check_lookahead(A: Any, src: int, direction: str, rl: Any, rp: Any,  # noqa: N803
+                     ref: dict) -> None:
+    """The level loop with the host reading the state 0 to 3 levels behind (the levels
+    launched after the end do nothing): the same results and info."""
+    from gblas.distributed import bfs_levels  # noqa: PLC0415
+
+    for ahead in (0, 1, 3):
+        lv, pi, info = bfs_levels.dist_bfs(A, src, parents=True, direction=direction,
+                                           lookahead=ahead)
+        what = f"from {src} ({direction}, lookahead {ahead})"
+        assert lv.gather().to("cpu").isequal(rl), what
+        assert pi.gather().to("cpu").isequal(rp), what
+        assert info["directions"] == ref["directions"], what
+        assert info["levels"] == ref["levels"] and info["lookahead"] == ahead, what
+        assert info["reached"] == rl.nvals, what
 
 
 def check_algorithms(comm: gd.Comm) -> None:

@@ -329,3 +329,36 @@ def test_level_loop_stats_and_result_storage(graph) -> None:
     assert not data.values[~data.bits].any()
     lv.local[0] << 99  # writing one result leaves the other alone
     assert pi.gather().isequal(rp)
+
+
+def test_level_loop_lookahead(graph) -> None:
+    """The host may read the loop state up to three levels behind the launches: the same
+    results and info for every lookahead; others are refused before anything runs."""
+    from gblas.distributed.bfs_levels import dist_bfs  # noqa: PLC0415
+
+    A, S = graph  # noqa: N806
+    ref: dict = {}
+    with gb.config.override(bfs_cpu="ops"):
+        rl, rp = bfs(S, 7, parents=True, stats=ref)
+    for ahead in (0, 1, 2, 3):
+        lv, pi, info = dist_bfs(A, 7, parents=True, lookahead=ahead)
+        assert lv.gather().isequal(rl) and pi.gather().isequal(rp)
+        assert info["directions"] == ref["directions"] and info["levels"] == ref["levels"]
+        assert info["reached"] == rl.nvals and info["lookahead"] == ahead
+    for bad in (-1, 4):
+        with pytest.raises(InvalidValue, match="lookahead must be 0 to 3"):
+            dist_bfs(A, 7, lookahead=bad)
+
+
+def test_loop_state_words_match_the_cuda_kernels() -> None:
+    """The CPU kernels and the host read the loop state by the .cu's DS_* word numbers."""
+    import re  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    from gblas.distributed import bfs_levels_cpu  # noqa: PLC0415
+
+    src = (Path(bfs_levels_cpu.__file__).parent / "bfs_levels.cu").read_text()
+    defs = dict(re.findall(r"^#define (DS_\w+) (\d+)", src, re.M))
+    assert len(defs) == 12
+    for name, value in defs.items():
+        assert getattr(bfs_levels_cpu, name) == int(value), name

@@ -62,7 +62,7 @@
 // then the queue is rebuilt from the two bitmaps (new = vis[k & 1] & ~vis[(k - 1) & 1]).
 //
 // Direction: LAGraph's rule exactly as in algorithms/bfs.py (alpha, beta1, beta2; growing,
-// edges_unexplored, any_pull, switch back when shrinking below n / beta2), fb_decide below;
+// edges_unexplored, any_pull, switch back when shrinking below n / beta2), bfs_rule.cuh;
 // the end-of-level bookkeeping is fb_finish. The counters are accumulated with atomics
 // during a level. Fused: thread 0 of every block reads them after the grid sync and runs
 // the same arithmetic (double, as Python's int/float comparisons) on its shared-memory copy
@@ -78,6 +78,8 @@
 // Bytes per level: docs/gpu_bfs_notes.md.
 
 // (included once by each .cu; no include guard needed)
+
+#include "bfs_rule.cuh"
 
 #define FB_FULL 0xffffffffu
 #define FB_BLOCK 256
@@ -537,27 +539,12 @@ __device__ __forceinline__ void fb_loop_init(FbLoop& st, int mode, long long n, 
   st.decided = 0;
 }
 
-// The direction of level st.k: LAGraph's rule, as algorithms/bfs.py (one thread).
+// The direction of level st.k: LAGraph's rule (bfs_rule.cuh; one thread).
 __device__ __forceinline__ void fb_decide(FbLoop& st, long long n, double alpha, double beta1,
                                           double beta2) {
-  if (st.done || !st.push_pull) return;
-  if (st.do_push) {
-    const bool growing = st.nq > st.last_nq;
-    bool sw;
-    if (st.edges_unexplored < n) {  // little is left: stay push
-      st.push_pull = 0;
-      sw = false;
-    } else if (st.any_pull) {
-      sw = growing && (double)st.nq > (double)n / beta1;
-    } else {
-      st.edges_unexplored -= (long long)st.frontier_edges;
-      sw = growing && (double)st.frontier_edges > (double)st.edges_unexplored / alpha;
-    }
-    st.do_push = !sw;
-  } else if (st.nq < st.last_nq && (double)st.nq <= (double)n / beta2) {
-    st.do_push = 1;
-  }
-  st.any_pull = st.any_pull || !st.do_push;
+  if (st.done) return;
+  bfs_direction_rule(st.do_push, st.push_pull, st.any_pull, st.edges_unexplored, st.nq,
+                     st.last_nq, (long long)st.frontier_edges, n, alpha, beta1, beta2);
 }
 
 // After level st.k (one thread per copy of the state): its counters c (nnew = queued + big

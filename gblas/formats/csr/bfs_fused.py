@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ...backend.cuda import inline_includes
 from ...dtypes import INT64
 from ...exceptions import IndexOutOfBound, InvalidObject, InvalidValue, NotImplementedForFormat
 from ..vector import VecData
@@ -78,15 +79,11 @@ def _device_ok(device_id: int) -> bool:
 
 
 def module_source(name: str) -> str:
-    """The text of the .cu file ``name`` beside this module with ``#include "bfs_common.cuh"``
-    replaced by the header's text: CuPy keys its compile cache by the source it is given, so
-    an edit of the header must change that source."""
-    text = (_HERE / name).read_text()
-    include = f'#include "{_COMMON}"'
-    if include not in text:
+    """The text of the .cu file ``name`` beside this module with its headers inlined
+    (``bfs_common.cuh``, which it must include, and what that includes)."""
+    if f'#include "{_COMMON}"' not in (_HERE / name).read_text():
         raise InvalidValue(f"{name} does not include {_COMMON}")
-    return text.replace(include, f'#line 1 "{_COMMON}"\n' + (_HERE / _COMMON).read_text()
-                        + f'\n#line {text[:text.index(include)].count(chr(10)) + 2} "{name}"')
+    return inline_includes(_HERE / name)
 
 
 def occupancy(kern: Any, device_id: int) -> tuple[int, int]:
