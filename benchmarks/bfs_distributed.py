@@ -19,6 +19,9 @@ the whole graph) and runs the algorithms of ``--algorithms`` after one warm-up c
   block as a plain gblas Matrix (on a GPU the one-GPU fused kernel): the baseline.
 * ``bfs-parents``: the same searches with the BFS tree (``parents=True``, Graph500's
   output), validated with the tree.
+* ``bfs-sync``: the searches of ``bfs`` with the host reading each level's state before
+  it launches the next (``dist_bfs(..., lookahead=0)``; ``bfs()`` on GPUs launches one
+  level ahead), to measure what the lookahead saves side by side.
 * ``bfs-ops``: the same search as the GraphBLAS level loop on the DistMatrix (config
   ``bfs_gpu``/``bfs_cpu`` = ``"ops"``), from the first ``--runs`` roots.
 * ``sssp``: gblas.algorithms.sssp from the first ``--runs`` roots; the graph is unweighted,
@@ -54,7 +57,7 @@ from typing import Any
 import common
 
 HERE = Path(__file__).resolve()
-ALGORITHMS = ("bfs", "bfs-parents", "bfs-ops", "cc", "sssp", "pagerank")
+ALGORITHMS = ("bfs", "bfs-parents", "bfs-sync", "bfs-ops", "cc", "sssp", "pagerank")
 
 
 def _timed(comm: Any, device: str, fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -112,13 +115,14 @@ def worker(args: argparse.Namespace) -> None:
     def component_edges(levels: Any) -> float:
         return float(deg[levels.to_dense(-1) >= 0].sum()) / 2
 
-    def searches(roots: list[int], parents: bool) -> tuple[list[float], list[float], list]:
-        """bfs() on A after one warm-up, each root timed and (with --validate) checked
+    def searches(roots: list[int], parents: bool, run: Callable[..., Any] = bfs,
+                 ) -> tuple[list[float], list[float], list]:
+        """run (bfs()) on A after one warm-up, each root timed and (with --validate) checked
         with the Graph500 rules: (TEPS, seconds, (levels, stats) of each search)."""
-        bfs(A, roots[0], parents=parents)
+        run(A, roots[0], parents=parents)
         teps, times, found = [], [], []
         for src in roots:
-            dt, res = _timed(comm, dev, lambda s=src: bfs(A, s, parents=parents))
+            dt, res = _timed(comm, dev, lambda s=src: run(A, s, parents=parents))
             lv, pi = res if parents else (res, None)
             st: dict[str, Any] = {}  # the levels' split, from an untimed search (events)
             bfs(A, src, parents=parents, stats=st)
@@ -164,6 +168,15 @@ def worker(args: argparse.Namespace) -> None:
     if "bfs-parents" in args.algorithms:
         teps, times, _ = searches(sources, True)
         out["bfs-parents"] = _searches(teps, times)
+    if "bfs-sync" in args.algorithms:
+        from gblas.distributed.bfs_levels import dist_bfs  # noqa: PLC0415
+
+        def synced(A: Any, s: int, parents: bool) -> Any:  # noqa: N803
+            lv, pi, _ = dist_bfs(A, s, parents=parents, lookahead=0)
+            return (lv, pi) if parents else lv
+
+        teps, times, _ = searches(sources, args.parents, synced)
+        out["bfs-sync"] = _searches(teps, times)
     if "bfs-ops" in args.algorithms:
         from gblas import config  # noqa: PLC0415
 
