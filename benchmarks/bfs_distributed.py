@@ -22,6 +22,9 @@ the whole graph) and runs the algorithms of ``--algorithms`` after one warm-up c
 * ``bfs-sync``: the searches of ``bfs`` with the host reading each level's state before
   it launches the next (``dist_bfs(..., lookahead=0)``; ``bfs()`` on GPUs launches one
   level ahead), to measure what the lookahead saves side by side.
+* ``bfs-nccl``: the searches of ``bfs`` with the words all-gathered by NCCL
+  (``dist_bfs(..., exchange="nccl")``) where ``bfs()`` lets GPU processes of one node read
+  each other's words in place.
 * ``bfs-ops``: the same search as the GraphBLAS level loop on the DistMatrix (config
   ``bfs_gpu``/``bfs_cpu`` = ``"ops"``), from the first ``--runs`` roots.
 * ``sssp``: gblas.algorithms.sssp from the first ``--runs`` roots; the graph is unweighted,
@@ -57,7 +60,8 @@ from typing import Any
 import common
 
 HERE = Path(__file__).resolve()
-ALGORITHMS = ("bfs", "bfs-parents", "bfs-sync", "bfs-ops", "cc", "sssp", "pagerank")
+ALGORITHMS = ("bfs", "bfs-parents", "bfs-sync", "bfs-nccl", "bfs-ops", "cc", "sssp",
+              "pagerank")
 
 
 def _timed(comm: Any, device: str, fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -125,7 +129,7 @@ def worker(args: argparse.Namespace) -> None:
             dt, res = _timed(comm, dev, lambda s=src: run(A, s, parents=parents))
             lv, pi = res if parents else (res, None)
             st: dict[str, Any] = {}  # the levels' split, from an untimed search (events)
-            bfs(A, src, parents=parents, stats=st)
+            run(A, src, parents=parents, stats=st)
             if args.validate:
                 gd.validate_bfs(A, src, lv, pi)
             teps.append(component_edges(lv) / dt)
@@ -149,6 +153,7 @@ def worker(args: argparse.Namespace) -> None:
         depth = [int(lv.reduce(monoid.max).new().value or 0) + 1 for lv, _ in found]
         if "bfs" in args.algorithms:
             out["bfs"] = dict(_searches(teps, times), levels_ms=steps,
+                              exchange=found[0][1].get("exchange"),
                               levels_median=float(np.median(depth)), sources=list(sources))
         if comm.size == 1 and "bfs" in args.algorithms:
             # the same graph as a plain gblas Matrix: bfs() on it is the one-process
@@ -168,15 +173,20 @@ def worker(args: argparse.Namespace) -> None:
     if "bfs-parents" in args.algorithms:
         teps, times, _ = searches(sources, True)
         out["bfs-parents"] = _searches(teps, times)
-    if "bfs-sync" in args.algorithms:
+    for name, kw in (("bfs-sync", {"lookahead": 0}), ("bfs-nccl", {"exchange": "nccl"})):
+        if name not in args.algorithms:
+            continue
         from gblas.distributed.bfs_levels import dist_bfs  # noqa: PLC0415
 
-        def synced(A: Any, s: int, parents: bool) -> Any:  # noqa: N803
-            lv, pi, _ = dist_bfs(A, s, parents=parents, lookahead=0)
+        def variant(A: Any, s: int, parents: bool, stats: dict | None = None,  # noqa: N803
+                    kw: dict = kw) -> Any:
+            lv, pi, info = dist_bfs(A, s, parents=parents, timing=stats is not None, **kw)
+            if stats is not None:
+                stats.update(info)
             return (lv, pi) if parents else lv
 
-        teps, times, _ = searches(sources, args.parents, synced)
-        out["bfs-sync"] = _searches(teps, times)
+        teps, times, _ = searches(sources, args.parents, variant)
+        out[name] = _searches(teps, times)
     if "bfs-ops" in args.algorithms:
         from gblas import config  # noqa: PLC0415
 
@@ -281,7 +291,7 @@ def _print_levels(r: dict[str, Any]) -> None:
         return
     ts = b["times_ms"]
     for what, i in (("fastest", ts.index(min(ts))), ("slowest", ts.index(max(ts)))):
-        print(f"  {what} ({ts[i]:.2f} ms, root {b['sources'][i]}): "
+        print(f"  {what} ({ts[i]:.2f} ms, root {b['sources'][i]}, {b.get('exchange')}): "
               + ", ".join(b["levels_ms"][i]), flush=True)
 
 

@@ -18,11 +18,15 @@
 //                   vertex saying reached), fresh for each search, written by whoever finds
 //                   the vertex (no level array to reset: a search starts with n/8 + n_local
 //                   bytes of stores);
-//   newbits[2]      the block's words of the new frontier of level k in newbits[k & 1],
-//                   padded to the same length on every process, then two uint64 counts
-//                   (tail): the vertices found and (after a push) their out-edges,
-//                   all-gathered with the words; the unpack of level k zeroes the other
-//                   buffer for level k + 1 (a level starts on zeroed words, no fill);
+//   newbits[2]      the block's words of the new frontier of the level of sequence number
+//                   s (levels counted over all searches) in newbits[s & 1], padded to the
+//                   same length on every process, then two uint64 counts (tail): the
+//                   vertices found and (after a push) their out-edges, exchanged with the
+//                   words; the unpack of level s zeroes the other buffer for level s + 1 (a
+//                   level starts on zeroed words, no fill);
+//   parts           the P processes' words of a level (device pointers as uint64): the
+//                   slices of the NCCL all-gather's buffer, or every process's own newbits
+//                   read in place (peer mode: CUDA IPC over NVLink, no collective);
 //   st[DS_WORDS]    the loop state (below), the same on every process: the unpack of level
 //                   k folds the gathered counts into it and takes level k + 1's direction
 //                   by LAGraph's rule (bfs_rule.cuh), so the host launches levels without
@@ -39,10 +43,16 @@
 //   pull  dbfs_claim scans each unvisited vertex's in-row (rows sorted) up to the first
 //         in-neighbour in vis: that neighbour is on level k - 1 (an unvisited vertex has no
 //         visited in-neighbour further up), so it is the smallest parent one level up;
-//   then the new words are all-gathered (NCCL) and dbfs_unpack ORs every process's words
-//   into vis, sums the counts and takes the next direction (st). Level 0 (dbfs_start) is
-//   the source's bit and its out-degree (the sum of its C-degrees) in newbits[0], gathered
-//   and unpacked as any level, which takes level 1's direction.
+//   then dbfs_unpack ORs every process's new words into vis, sums the counts and takes the
+//   next direction (st): after an NCCL all-gather of the words, or in peer mode after
+//   dbfs_signal has published the level's sequence number in the process's flag and the
+//   unpack has waited for every peer's (then the peers' words are read over NVLink). Level
+//   0 (dbfs_start) is the source's bit and its out-degree (the sum of its C-degrees) in its
+//   newbits, exchanged and unpacked as any level, which takes level 1's direction.
+// Peer mode's buffer rule: a process rewrites its buffer of level s only in level s + 2's
+// kernels or later, after its unpack of level s + 1 has seen every peer's flag reach s + 1,
+// which a peer sets only after its own unpack of level s (the last read of that buffer);
+// so every level signals and every unpack waits, also after the search's end.
 // Every loop is grid-stride (warp-strided where a warp cooperates): correct for any grid.
 
 #include "bfs_rule.cuh"
@@ -68,7 +78,14 @@
 #define DS_LEVELS 8      // at the end: the search's level count (the one-process loop's k)
 #define DS_RAN 9         // the levels run (the last one found nothing or reached everyone)
 #define DS_LAST_DIR 10   // the direction the last level ran (1 push, 0 pull)
+#define DS_STALLED 11    // peer mode: a peer's flag did not come within DB_WAIT_NS
 #define DS_WORDS 16
+#define DB_WAIT_NS 60000000000ULL  // 60 s
+
+// The words of process p in a level's parts (device pointers as uint64).
+__device__ __forceinline__ const unsigned* db_part(const unsigned long long* parts, int p) {
+  return (const unsigned*)parts[p];
+}
 
 // Whether a level's push (want_push) or pull kernel runs: the search is not over and the
 // rule took that direction.
@@ -177,16 +194,16 @@ extern "C" __global__ void dbfs_block_keys(const long long* __restrict__ t_ptr,
 }
 
 // Level 0: nothing reached but the source (out_bits), vis = {source}, par = INT_MAX (with
-// parents), both newbits buffers zeroed but for the source's bit in its owner's newbits[0],
-// whose tail holds the level's counts (the owner: one vertex; every process: the source's
-// C-degree, which sum to its out-degree), and the loop state before level 1 (mode 0 auto,
-// 1 push only, 2 pull only); its first unpack takes level 1's direction.
+// parents), the source's bit in its owner's newbits `nb` (this level's buffer, zeroed by
+// the last level's unpack or at allocation) and the level's counts in its tail (the owner:
+// one vertex; every process: the source's C-degree, which sum to its out-degree), and the
+// loop state before level 1 (mode 0 auto, 1 push only, 2 pull only); its unpack takes level
+// 1's direction.
 extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long long lo,
                                       long long hi, long long nwords, long long wtot,
                                       long long source, int want_par, int mode, long long nvals,
-                                      int* par, unsigned* vis, unsigned* nb0, unsigned* nb1,
-                                      unsigned long long* cnt, long long* st,
-                                      long long* out_lv, bool* out_bits) {
+                                      int* par, unsigned* vis, unsigned* nb,
+                                      long long* st, long long* out_lv, bool* out_bits) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
   const bool owner = source >= lo && source < hi;
@@ -198,17 +215,9 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
   }
   for (long long w = tid; w < nwords; w += nth)
     vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
-  const long long sw = (source >> 5) - (lo >> 5);  // the source's word in its owner's block
-  for (long long w = tid; w < wtot - 4; w += nth) {
-    nb0[w] = owner && w == sw ? 1u << (source & 31) : 0u;
-    nb1[w] = 0u;
-  }
-  if (tid < 4) {
-    cnt[tid] = 0ULL;
-    nb1[wtot - 4 + tid] = 0u;
-  }
   if (tid == 0) {
-    unsigned long long* tail = (unsigned long long*)(nb0 + wtot - 4);
+    if (owner) nb[(source >> 5) - (lo >> 5)] = 1u << (source & 31);
+    unsigned long long* tail = (unsigned long long*)(nb + wtot - 4);
     tail[0] = owner ? 1ULL : 0ULL;
     tail[1] = (unsigned long long)(c_ptr[source + 1] - c_ptr[source]);
     for (int j = 0; j < DS_WORDS; ++j) st[j] = 0;
@@ -218,12 +227,13 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
   }
 }
 
-// The last level's frontier of every process (their gathered words: part p's word j is
-// global word (offsets[p] >> 5) + j; a part is wmax words, its last four the counts) as the
+// The last level's frontier of every process (their words: part p's word j is global
+// word (offsets[p] >> 5) + j; a part is wmax words, its last four the counts) as the
 // push's queue and chunks (push levels only); cnt was cleared by dbfs_unpack. A thread a
 // word.
 extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
-                                      const unsigned* __restrict__ gathered, long long wmax,
+                                      const unsigned long long* __restrict__ parts,
+                                      long long wmax,
                                       const long long* __restrict__ offsets, int nparts,
                                       int* q_out, long long* ch_out, unsigned long long* cnt,
                                       const long long* __restrict__ st) {
@@ -239,7 +249,7 @@ extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
     if (x < total) {
       const int p = (int)(x / nw);
       const long long j = x - p * nw;
-      c = __ldg(&gathered[p * wmax + j]);
+      c = __ldcg(db_part(parts, p) + j);
       first = ((offsets[p] >> 5) + j) << 5;
     }
     db_queue_bits(c_ptr, first, c, lane, q_out, ch_out, cnt);
@@ -443,34 +453,74 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
   db_add_counts(tail, nfound, 0ULL, lane);
 }
 
-// vis |= every process's new frontier words. gathered[p * wmax + j] is word
-// (offsets[p] >> 5) + j of process p's block (bits outside the block zero; its last four
-// words, the tail, are the part's counts); a global word takes the words of the blocks that
-// overlap it (two at a block boundary). Thread 0 folds the summed counts of level k into the
-// loop state: the search ends when nothing was found or every vertex is reached, else it
-// takes level k + 1's direction. Also zeroes `next` (the newbits buffer of level k + 1,
-// wmax words) and the queue's counters (`clear`, read last by this level's push). Nothing
-// after the end: a thread that reads the done flag thread 0 has just set skips its share,
-// which the finished search no longer reads (the next search's dbfs_start sets it all).
-extern "C" __global__ void dbfs_unpack(const unsigned* __restrict__ gathered, long long wmax,
-                                       const long long* __restrict__ offsets, int nparts,
-                                       long long n, unsigned* vis, unsigned long long* clear,
-                                       unsigned* next, long long* st, long long k,
-                                       double alpha, double beta1, double beta2) {
-  if (st[DS_DONE]) return;
+// Peer mode, after a level's kernels: its sequence number in the process's flag, which the
+// peers' unpacks wait for (the fence: the level's words are visible before the flag).
+extern "C" __global__ void dbfs_signal(long long* flag, long long seq) {
+  __threadfence_system();
+  *(volatile long long*)flag = seq;
+}
+
+// Peer mode: thread 0 of each block waits until every peer's flag reaches seq (so their
+// words of that level are complete); on a wait longer than DB_WAIT_NS it marks the state
+// stalled and stops waiting. Then the whole block goes on.
+__device__ __forceinline__ void db_wait_peers(const unsigned long long* __restrict__ flags,
+                                              int nparts, int me, long long seq,
+                                              long long* st) {
+  if (threadIdx.x == 0) {
+    for (int p = 0; p < nparts; ++p) {
+      if (p == me) continue;
+      const volatile long long* f = (const volatile long long*)flags[p];
+      unsigned long long t0 = 0, t;
+      while (*f < seq) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        if (!t0) t0 = t;
+        if (t - t0 > DB_WAIT_NS) {
+          st[DS_STALLED] = 1;
+          break;
+        }
+        __nanosleep(200);
+      }
+    }
+    __threadfence_system();
+  }
+  __syncthreads();
+}
+
+// vis |= every process's new frontier words. Part p (parts[p], wmax words) holds word
+// (offsets[p] >> 5) + j of process p's block at j (bits outside the block zero; its last
+// four words, the tail, are the part's counts); a global word takes the words of the blocks
+// that overlap it (two at a block boundary). Thread 0 folds the summed counts of level k
+// into the loop state: the search ends when nothing was found or every vertex is reached,
+// else it takes level k + 1's direction. Also zeroes `next` (this process's newbits of the
+// next level, wmax words) and the queue's counters (`clear`, read last by this level's
+// push). In peer mode (`flags`: the P flags' addresses) the block first waits for the peers'
+// level `seq`. After the end it only waits and zeroes: a thread that reads the done flag
+// thread 0 has just set skips its share of vis, which the finished search no longer reads.
+extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ parts,
+                                       long long wmax, const long long* __restrict__ offsets,
+                                       int nparts, long long n, unsigned* vis,
+                                       unsigned long long* clear, unsigned* next, long long* st,
+                                       long long k, double alpha, double beta1, double beta2,
+                                       const unsigned long long* __restrict__ flags,
+                                       long long seq, int me) {
+  if (flags) db_wait_peers(flags, nparts, me, seq, st);
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long nth = (long long)gridDim.x * blockDim.x;
+  for (long long w = tid; w < wmax; w += nth) next[w] = 0u;
+  if (tid < 4) clear[tid] = 0ULL;
+  if (st[DS_DONE]) return;
   if (tid == 0) {
     long long found = 0, scout = 0;
     for (int p = 0; p < nparts; ++p) {
-      const long long* t = (const long long*)(gathered + p * wmax) + wmax / 2 - 2;
-      found += t[0];
-      scout += t[1];
+      const long long* t = (const long long*)(db_part(parts, p) + wmax - 4);
+      found += __ldcg(t);
+      scout += __ldcg(t + 1);
     }
     st[DS_LAST_DIR] = st[DS_DO_PUSH];
     st[DS_LAST_NQ] = st[DS_NQ];
     st[DS_NQ] = found;
     st[DS_NVISITED] += found;
-    if (found == 0 || st[DS_NVISITED] >= n) {
+    if (found == 0 || st[DS_NVISITED] >= n || st[DS_STALLED]) {
       st[DS_RAN] = k;
       st[DS_LEVELS] = found == 0 ? k : k + 1;
       st[DS_DONE] = 1;
@@ -480,7 +530,6 @@ extern "C" __global__ void dbfs_unpack(const unsigned* __restrict__ gathered, lo
                          beta2);
     }
   }
-  const long long nth = (long long)gridDim.x * blockDim.x;
   const long long nwords = (n + 31) >> 5;
   for (long long w = tid; w < nwords; w += nth) {
     const long long first = w << 5, last = min(first + 32, n);
@@ -493,10 +542,8 @@ extern "C" __global__ void dbfs_unpack(const unsigned* __restrict__ gathered, lo
     unsigned bits = 0;
     for (int p = lo_p; p < nparts && offsets[p] < last; ++p) {
       if (offsets[p + 1] > first && offsets[p + 1] > offsets[p])
-        bits |= __ldg(&gathered[p * wmax + (w - (offsets[p] >> 5))]);
+        bits |= __ldcg(db_part(parts, p) + (w - (offsets[p] >> 5)));
     }
     if (bits) vis[w] |= bits;
   }
-  for (long long w = tid; w < wmax; w += nth) next[w] = 0u;
-  if (tid < 4) clear[tid] = 0ULL;
 }

@@ -63,7 +63,16 @@ from ..exceptions import InvalidValue
 from ..formats.csr.container import CSR
 from ..formats.vector import VecData
 from . import bfs_levels_cpu as cpu_kernels
-from .bfs_levels_cpu import DS_DO_PUSH, DS_DONE, DS_LAST_DIR, DS_LEVELS, DS_NVISITED, DS_RAN
+from .bfs_levels_cpu import (
+    DS_DO_PUSH,
+    DS_DONE,
+    DS_LAST_DIR,
+    DS_LEVELS,
+    DS_NVISITED,
+    DS_RAN,
+    DS_STALLED,
+)
+from .peer import peer_words
 from .vector import DistVector
 
 _MAX_N = 2**31 - 2  # int32 vertex ids and levels in the kernels
@@ -99,7 +108,7 @@ def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
         src = inline_includes(Path(__file__).parent / "bfs_levels.cu")
         mod = cp.RawModule(code=src, options=("-std=c++17",))
         kerns = {k: mod.get_function(f"dbfs_{k}")
-                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack")}
+                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack", "signal")}
         grids = {}
         for name, kern in kerns.items():
             per_sm, sms = occupancy(kern, device_id)
@@ -111,13 +120,13 @@ class _Level:
     """The arrays of the searches on this process (kept on the DistMatrix and reused by its
     next search) and the steps of a level on them (CUDA kernels or their Numba twins)."""
 
-    def __init__(self, A: Any) -> None:  # noqa: N803
+    def __init__(self, A: Any, exchange: str) -> None:  # noqa: N803
         lay = self.lay = A.layout
         self.comm, self.xp = lay.comm, lay.comm.xp
         self.n, self.lo, self.hi = lay.n, lay.lo, lay.hi
         self.gpu = lay.local_device != "cpu"
         csr, csr_t = A.local._csr(), A.local_T._csr()
-        self.key = (id(csr), id(csr_t))
+        self.key = (id(csr), id(csr_t), exchange)
         self.a = (csr.indptr, csr.indices32(min_uses=1))
         self.t = self.a if csr_t is csr else (csr_t.indptr, csr_t.indices32(min_uses=1))
         if self.gpu:
@@ -139,12 +148,22 @@ class _Level:
         self.offsets = xp.asarray(offs)
         self.par = xp.empty(nl, dtype=np.int32)
         self.vis = xp.empty(self.nwords, dtype=np.uint32)
-        # level k writes newbits[k & 1]; the unpack of level k zeroes the other one
-        self.newbits = (xp.zeros(self.wtot, dtype=np.uint32),
-                        xp.zeros(self.wtot, dtype=np.uint32))
+        # the level of sequence number s (counted over all searches) writes newbits[s & 1];
+        # its unpack zeroes the other one. Peer mode: they are read by the peers in place,
+        # after waiting for the peers' flags to reach s (zero at first, so s starts at 1)
+        self.seq = 1
+        self.peer = None if exchange == "nccl" or not self.gpu else peer_words(
+            self.comm, self.wtot)
+        self.mode = ("peer" if self.peer is not None else "local" if self.comm.size == 1
+                     else "nccl" if self.gpu else "mpi")
+        self.newbits = self.peer.arrays if self.peer is not None else (
+            xp.zeros(self.wtot, dtype=np.uint32), xp.zeros(self.wtot, dtype=np.uint32))
         self.gathered = (xp.empty(self.wtot * self.comm.size, dtype=np.uint32)
-                         if self.comm.size > 1 else None)
-        self.last = self.newbits[0]  # the last level's words of every process
+                         if self.mode in ("nccl", "mpi") else None)
+        self.last = self.newbits[0]  # the last level's words of every process (CPU)
+        if self.gpu:  # the same as the address of each part, by parity of the level
+            self.parts = self._part_addresses()
+            self.last = self.parts[0]
         self.st = xp.zeros(cpu_kernels.DS_WORDS, dtype=np.int64)  # the loop state
         self.queue = xp.empty(max(self.n, 1), dtype=np.int32)  # the whole frontier
         nch = int(self.c[1].shape[0]) // _BIG + 1 if self.gpu else 1
@@ -161,12 +180,29 @@ class _Level:
         else:
             self.ring = np.zeros((_RING, cpu_kernels.DS_WORDS), dtype=np.int64)
 
+    def _part_addresses(self) -> tuple[Any, Any]:
+        """For each parity of a level, the device addresses of the P parts its unpack and
+        the next level's queue read: the processes' own newbits (peer mode; this one's
+        alone with one process) or the slices of the all-gather's buffer."""
+        if self.peer is not None:
+            return self.peer.parts(0), self.peer.parts(1)
+        if self.mode == "local":
+            return tuple(self.xp.asarray(np.array([nb.data.ptr], dtype=np.uint64))
+                         for nb in self.newbits)
+        base, step = self.gathered.data.ptr, 4 * self.wtot
+        parts = self.xp.asarray(np.array([base + p * step for p in range(self.comm.size)],
+                                         dtype=np.uint64))
+        return parts, parts
+
     @classmethod
-    def of(cls, A: Any) -> _Level:  # noqa: N803
-        """The matrix's arrays, made on its first search (again if its blocks changed)."""
+    def of(cls, A: Any, exchange: str = "auto") -> _Level:  # noqa: N803
+        """The matrix's arrays, made on its first search (again if its blocks changed or
+        another exchange is asked for); collective."""
         lv = getattr(A, "_bfs_levels", None)
-        if lv is None or lv.key != (id(A.local._csr()), id(A.local_T._csr())):
-            lv = A._bfs_levels = cls(A)
+        if lv is None or lv.key != (id(A.local._csr()), id(A.local_T._csr()), exchange):
+            A._bfs_levels = None  # the old arrays (and peer mappings) go first
+            lv = A._bfs_levels = cls(A, exchange)
+            lv.comm.barrier()  # every process ready: a peer-mode wait is for device work
         return lv
 
     def event(self) -> Any:
@@ -187,21 +223,22 @@ class _Level:
         self.out = (alloc(nl, dtype=np.int64), self.xp.empty(nl, dtype=np.bool_))
         self.rule = tuple(np.float64(x) for x in rule)
         args = (np.int64(self.lo), np.int64(self.hi))
+        nb = self.newbits[self.seq & 1]
         if self.gpu:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
                 self.c[0], *args, np.int64(self.nwords), np.int64(self.wtot),
                 np.int64(source), np.int32(parents), np.int32(mode), np.int64(nvals),
-                self.par, self.vis, *self.newbits, self.cnt, self.st, *self.out))
+                self.par, self.vis, nb, self.st, *self.out))
         else:
             cpu_kernels.start(self.c[0], *args, self.wtot, source, parents, mode, nvals,
-                              self.par, self.vis, *self.newbits, self.cnt, self.st, *self.out)
+                              self.par, self.vis, nb, self.st, *self.out)
         self.exchange(0)
 
     def level(self, k: int, parents: bool) -> None:
         """Level k's push (the last frontier of every process queued, then the walk of its
         rows of C, the edges into the block) or pull (every unvisited vertex of the block
         scans its in-row), as the state says: on GPUs both are launched and one returns."""
-        nb = self.newbits[k & 1]
+        nb = self.newbits[self.seq & 1]
         push = pull = True
         if not self.gpu:
             st = self.st
@@ -232,26 +269,36 @@ class _Level:
                               max(1, min(self.span, 8 * num_threads())))
 
     def exchange(self, k: int) -> None:
-        """Level k's words (and counts) all-gathered and ORed into every process's visited
-        bitmap; the counts summed into the state, which takes level k + 1's direction or
-        ends the search; a copy of the state sent to the host (slot k of the ring)."""
-        comm, nb = self.comm, self.newbits[k & 1]
-        last = nb if comm.size == 1 else comm.allgather_equal(nb, self.gathered)
-        self.last = last
-        args = (last, np.int64(self.wtot), self.offsets, np.int32(comm.size),
-                np.int64(self.n), self.vis, self.cnt, self.newbits[(k + 1) & 1], self.st,
-                np.int64(k), *self.rule)
+        """Level k's words (and counts) exchanged (all-gathered, or published to the peers
+        that read them in place) and ORed into every process's visited bitmap; the counts
+        summed into the state, which takes level k + 1's direction or ends the search; a
+        copy of the state sent to the host (slot k of the ring)."""
+        comm, b = self.comm, self.seq & 1
+        nb, nxt = self.newbits[b], self.newbits[b ^ 1]
+        if self.mode in ("nccl", "mpi"):
+            comm.allgather_equal(nb, self.gathered)
+        common = (np.int64(self.wtot), self.offsets, np.int32(comm.size), np.int64(self.n),
+                  self.vis, self.cnt, nxt, self.st, np.int64(k), *self.rule)
         slot = k % _RING
         if self.gpu:
             import cupy as cp  # noqa: PLC0415
 
-            self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), args)
+            flags = np.uint64(0)  # none: the words came by the collective or are ours
+            if self.peer is not None:
+                self.kerns["signal"]((1,), (1,), (self.peer.flag, np.int64(self.seq)))
+                flags = self.peer.flags
+            self.last = self.parts[b]
+            self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
+                self.last, *common, flags, np.int64(self.seq), np.int32(comm.rank)))
+            self.seq += 1
             stream = cp.cuda.get_current_stream()
             cp.cuda.runtime.memcpyAsync(self.ring[slot].ctypes.data, self.st.data.ptr,
                                         self.st.nbytes, 2, stream.ptr)
             self.ready[slot].record(stream)
         else:
-            cpu_kernels.unpack(*args)
+            self.last = nb if self.gathered is None else self.gathered
+            cpu_kernels.unpack(self.last, *common)
+            self.seq += 1
             self.ring[slot] = self.st
 
     def state(self, k: int) -> np.ndarray:
@@ -277,21 +324,28 @@ class _Level:
 
 def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
              alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
-             timing: bool = False, lookahead: int | None = None,
+             timing: bool = False, lookahead: int | None = None, exchange: str = "auto",
              ) -> tuple[DistVector, DistVector | None, dict[str, Any]]:
     """BFS from ``source`` (already checked) over the DistMatrix ``A``: (levels, parents or
     None, info with ``levels``, ``directions``, ``reached``, ``host_syncs`` (the host's waits
     for a level's state), ``lookahead``, and the host ms until level 0's state
     (``start_ms``) and between the states of consecutive levels (``level_ms``)), every
     process calling it with the same arguments. ``lookahead``: levels launched beyond the
-    last state read (default 1 on GPUs, 0 on CPU processes; at most 3). With ``timing`` on
-    GPUs also ``level_parts_ms``: each level's device ms of its push or claim and of its
-    exchange (CUDA events)."""
+    last state read (default 1 on GPUs, 0 on CPU processes; at most 3). ``exchange``:
+    ``"auto"`` lets GPU processes of one node read each other's words in place (CUDA IPC;
+    ``info["exchange"]`` says ``"peer"``) where they can, ``"nccl"`` keeps the all-gather.
+    With ``timing`` on GPUs also ``level_parts_ms``: each level's device ms of its push or
+    claim and of its exchange (CUDA events)."""
     t0 = time.perf_counter()
-    lv = _Level.of(A)
-    ahead = (1 if lv.gpu else 0) if lookahead is None else int(lookahead)
-    if not 0 <= ahead < _RING:
+    ahead = lookahead
+    if ahead is None:
+        ahead = 0 if A.layout.local_device == "cpu" else 1
+    if isinstance(ahead, bool) or not isinstance(ahead, numbers.Integral) \
+            or not 0 <= ahead < _RING:
         raise InvalidValue(f"lookahead must be 0 to {_RING - 1}, got {lookahead!r}")
+    if exchange not in ("auto", "nccl"):
+        raise InvalidValue(f"exchange must be 'auto' or 'nccl', got {exchange!r}")
+    lv = _Level.of(A, exchange)
     timing = timing and lv.gpu
     with _on_device(lv):
         lv.start(source, parents, _MODES[direction], A.nvals, (alpha, beta1, beta2))
@@ -318,11 +372,16 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
             if timing:
                 ev.append(lv.event())
                 events.append(ev)
+        if state[DS_STALLED]:
+            A._bfs_levels = None  # its buffers may hold a level's words: start afresh
+            raise RuntimeError("distributed BFS: a peer process's level did not arrive "
+                               "within 60 s (a process stopped or stalled)")
         levels, pi = lv.results(parents)
     ran = int(state[DS_RAN])
     ms = np.diff(marks) * 1e3
     info = {"levels": int(state[DS_LEVELS]), "directions": directions,
             "reached": int(state[DS_NVISITED]), "host_syncs": syncs, "lookahead": ahead,
+            "exchange": lv.mode,
             "kernel": KERNEL_NAME, "start_ms": float(ms[0]),
             "level_ms": [float(x) for x in ms[1:]]}
     if timing:  # device ms of the push or claim, and of the exchange

@@ -31,7 +31,7 @@ _INT_MAX = 2**31 - 1
 # the loop state's words (#define DS_* in bfs_levels.cu)
 DS_DONE, DS_DO_PUSH, DS_PUSH_PULL, DS_ANY_PULL, DS_UNEXPLORED = 0, 1, 2, 3, 4
 DS_NQ, DS_LAST_NQ, DS_NVISITED, DS_LEVELS, DS_RAN, DS_LAST_DIR = 5, 6, 7, 8, 9, 10
-DS_WORDS = 16
+DS_STALLED, DS_WORDS = 11, 16
 _rule = numba.njit(cache=True)(direction_rule)
 
 
@@ -42,23 +42,21 @@ def _seen(vis: Any, u: int) -> bool:
 
 @numba.njit(cache=True)
 def start(c_ptr: Any, lo: int, hi: int, wtot: int, source: int, want_par: bool, mode: int,
-          nvals: int, par: Any, vis: Any, nb0: Any, nb1: Any, cnt: Any, st: Any, out_lv: Any,
+          nvals: int, par: Any, vis: Any, nb: Any, st: Any, out_lv: Any,
           out_bits: Any) -> None:
     if want_par:  # the push lowers par by atomic min
         par[:] = np.int32(_INT_MAX)
     out_bits[:] = False
     vis[:] = 0
     vis[source >> 5] = _ONE << np.uint32(source & 31)
-    nb0[:] = 0
-    nb1[:] = 0
-    cnt[:] = 0
+    nb[:] = 0  # (the last unpack zeroed it, as the GPU relies on; no peers read it here)
     owner = lo <= source < hi
     if owner:
         par[source - lo] = source
         out_lv[source - lo] = 0
         out_bits[source - lo] = True
-        nb0[(source >> 5) - (lo >> 5)] = _ONE << np.uint32(source & 31)
-    _set_tail(nb0, wtot, 1 if owner else 0, c_ptr[source + 1] - c_ptr[source])
+        nb[(source >> 5) - (lo >> 5)] = _ONE << np.uint32(source & 31)
+    _set_tail(nb, wtot, 1 if owner else 0, c_ptr[source + 1] - c_ptr[source])
     st[:] = 0
     st[DS_PUSH_PULL] = mode == 0
     st[DS_DO_PUSH] = mode != 2
@@ -216,7 +214,9 @@ def unpack(gathered: Any, wmax: int, offsets: Any, nparts: int, n: int, vis: Any
            beta2: float) -> None:
     """vis |= every process's words of level k; the summed counts into the loop state, and
     level k + 1's direction (or the end); ``nxt`` (level k + 1's newbits) and the queue's
-    counters zeroed. Nothing after the end."""
+    counters zeroed (also after the end, as on the GPU). Nothing else after the end."""
+    nxt[:] = 0
+    clear[:] = 0
     if st[DS_DONE]:
         return
     found, scout = 0, 0
@@ -245,9 +245,7 @@ def unpack(gathered: Any, wmax: int, offsets: Any, nparts: int, n: int, vis: Any
         w0 = lo >> 5
         for j in range(((hi - 1) >> 5) - w0 + 1):
             vis[w0 + j] |= gathered[p * wmax + j]
-    nxt[:] = 0
-    clear[:] = 0
 
 
 __all__ = ["DS_DONE", "DS_DO_PUSH", "DS_LAST_DIR", "DS_LEVELS", "DS_NVISITED", "DS_RAN",
-           "DS_WORDS", "claim", "push", "queue_frontier", "start", "unpack"]
+           "DS_STALLED", "DS_WORDS", "claim", "push", "queue_frontier", "start", "unpack"]

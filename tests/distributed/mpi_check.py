@@ -79,13 +79,23 @@ def check_bfs(comm: gd.Comm) -> None:
 def _check_lookahead(A: Any, src: int, direction: str, rl: Any, rp: Any,  # noqa: N803
                      ref: dict) -> None:
     """The level loop with the host reading the state 0 to 3 levels behind (the levels
-    launched after the end do nothing): the same results and info."""
+    launched after the end do nothing), and on GPUs with the words all-gathered by NCCL or
+    read in place from the peers (the default where it works): the same results and info.
+    Set GBLAS_EXPECT_PEER=1 where the GPUs can read each other's memory (one node, a GPU
+    a process) to fail when the default falls back to NCCL."""
+    import os  # noqa: PLC0415
+
     from gblas.distributed import bfs_levels  # noqa: PLC0415
 
-    for ahead in (0, 1, 3):
+    gpus = A.layout.local_device != "cpu"
+    for ahead, exchange in [(0, "auto"), (1, "auto"), (3, "auto")] + (
+            [(0, "nccl"), (1, "nccl")] if gpus else []):
         lv, pi, info = bfs_levels.dist_bfs(A, src, parents=True, direction=direction,
-                                           lookahead=ahead)
-        what = f"from {src} ({direction}, lookahead {ahead})"
+                                           lookahead=ahead, exchange=exchange)
+        what = f"from {src} ({direction}, lookahead {ahead}, {info['exchange']})"
+        if os.environ.get("GBLAS_EXPECT_PEER") == "1" and exchange == "auto" \
+                and A.layout.comm.size > 1:
+            assert info["exchange"] == "peer", what
         assert lv.gather().to("cpu").isequal(rl), what
         assert pi.gather().to("cpu").isequal(rp), what
         assert info["directions"] == ref["directions"], what
