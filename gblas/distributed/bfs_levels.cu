@@ -385,10 +385,8 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
 //     warp writes its word (atomicOr where phase A may set a bit of it: newbits is zeroed).
 // Found vertices are counted, not their out-edges: after a pull LAGraph's rule reads vertex
 // counts only, and reading each found vertex's row bounds made a pull level 1.5x slower
-// (kron:24). 32 registers (8 blocks an SM): the pull is bound by its random reads, so it
-// wants every warp; reading k, parents and the result arrays from device memory took it to
-// 40 registers and its kron:26 levels 7-15 % slower (two H200s, 2026-11-28).
-extern "C" __global__ void __launch_bounds__(256, 8) dbfs_claim(const long long* __restrict__ t_ptr,
+// (kron:24).
+extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       const int* __restrict__ t_idx, long long lo,
                                       long long hi, long long span,
                                       const unsigned* __restrict__ vis,
