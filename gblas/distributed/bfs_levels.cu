@@ -15,9 +15,9 @@
 //                   DB_CHUNK edges (u << 32 | chunk), so that no warp walks a hub; cnt[4]:
 //                   {-, -, queue size, chunks};
 //   out_lv, out_bits the levels as the result Vector's storage (int64 values, a byte a
-//                   vertex saying reached), fresh for each search (their addresses in outp),
-//                   written by whoever finds the vertex (no level array to reset: a search
-//                   starts with n/8 + n_local bytes of stores);
+//                   vertex saying reached), fresh for each search, written by whoever finds
+//                   the vertex (no level array to reset: a search starts with n/8 + n_local
+//                   bytes of stores);
 //   newbits[2]      the block's words of the new frontier of the level of sequence number
 //                   s (levels counted over all searches) in newbits[s & 1], padded to the
 //                   same length on every process, then two uint64 counts (tail): the
@@ -208,16 +208,14 @@ extern "C" __global__ void dbfs_block_keys(const long long* __restrict__ t_ptr,
 // the last level's unpack or at allocation) and the level's counts in its tail (the owner:
 // one vertex; every process: the source's C-degree, which sum to its out-degree), and the
 // loop state before level 1 (mode 0 auto, 1 push only, 2 pull only; `search` numbers the
-// search for the stamps of its states) with the rule's parameters and the addresses of the
-// search's result arrays (`outp`: the level kernels find them there); its unpack takes level
+// search for the stamps of its states) with the rule's parameters; its unpack takes level
 // 1's direction.
 extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long long lo,
                                       long long hi, long long nwords, long long wtot,
                                       long long source, int want_par, int mode, long long nvals,
                                       long long search, double alpha, double beta1,
                                       double beta2, int* par, unsigned* vis, unsigned* nb,
-                                      long long* st, double* rule,
-                                      unsigned long long* outp, long long* out_lv,
+                                      long long* st, double* rule, long long* out_lv,
                                       bool* out_bits) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
@@ -246,8 +244,6 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
     rule[0] = alpha;
     rule[1] = beta1;
     rule[2] = beta2;
-    outp[0] = (unsigned long long)out_lv;
-    outp[1] = (unsigned long long)out_bits;
   }
 }
 
@@ -342,11 +338,9 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      const unsigned long long* __restrict__ cnt,
                                      const unsigned* __restrict__ vis, int* par,
                                      unsigned* newbits, long long wtot,
-                                     const long long* __restrict__ st,
-                                     const unsigned long long* __restrict__ outp) {
+                                     const long long* __restrict__ st, long long* out_lv,
+                                     bool* out_bits) {
   if (!db_runs(st, true)) return;
-  long long* out_lv = (long long*)outp[0];
-  bool* out_bits = (bool*)outp[1];
   const long long k = st[DS_K];
   const bool want_par = st[DS_PARENTS];
   unsigned long long* tail = (unsigned long long*)(newbits + wtot - 4);
@@ -393,10 +387,8 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       const long long* __restrict__ heavy,
                                       long long nheavy, int* par, unsigned* newbits,
                                       long long wtot, const long long* __restrict__ st,
-                                      const unsigned long long* __restrict__ outp) {
+                                      long long* out_lv, bool* out_bits) {
   if (!db_runs(st, false)) return;
-  long long* out_lv = (long long*)outp[0];
-  bool* out_bits = (bool*)outp[1];
   const long long k = st[DS_K];
   const bool want_par = st[DS_PARENTS];
   unsigned long long* tail = (unsigned long long*)(newbits + wtot - 4);

@@ -177,9 +177,6 @@ class _Level:
 
             self.heavy = _heavy_chunks(self.t[0])
             self.rule_dev = cp.zeros(3, dtype=np.float64)
-            # the addresses of the search's result arrays, written by its start: the level's
-            # launches (a graph captured once) find them there
-            self.outp = cp.zeros(2, dtype=np.uint64)
             self.mapped = _MappedRing(_RING * cpu_kernels.DS_WORDS)
             self.ring, self.ring_dev = self.mapped.array.reshape(_RING, -1), self.mapped.dev
             self.stream = search_stream(int(lay.local_device.split(":")[1]))
@@ -238,7 +235,7 @@ class _Level:
                 self.c[0], *args, np.int64(self.nwords), np.int64(self.wtot),
                 np.int64(source), np.int32(parents), np.int32(mode), np.int64(nvals),
                 np.int64(self.search), *self.rule, self.par, self.vis, nb, self.st,
-                self.rule_dev, self.outp, *self.out))
+                self.rule_dev, *self.out))
             self._exchange_gpu(self.seq & 1)
             self.seq += 1
         else:
@@ -276,11 +273,11 @@ class _Level:
             self.c[0], self.parts[b ^ 1], *args, self.queue, self.chunks, self.cnt, self.st))
         self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
             *self.c, self.a[0], np.int64(self.lo), self.queue, self.chunks, self.cnt,
-            self.vis, self.par, nb, np.int64(self.wtot), self.st, self.outp))
+            self.vis, self.par, nb, np.int64(self.wtot), self.st, *self.out))
         self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
             *self.t, np.int64(self.lo), np.int64(self.hi), np.int64(self.span), self.vis,
             self.heavy, np.int64(self.heavy.shape[0]), self.par, nb, np.int64(self.wtot),
-            self.st, self.outp))
+            self.st, *self.out))
         if events is not None:
             events.append(stream.record())
         self._exchange_gpu(b)
