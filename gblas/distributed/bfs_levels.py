@@ -267,17 +267,18 @@ class _Level:
 
     def _level_gpu(self, b: int, events: list[Any] | None = None) -> None:
         """The launches of a level whose words go to newbits[b] (arguments fixed per b)."""
-        nb, stream = self.newbits[b], self.stream  # the current stream (dist_bfs)
+        nb, stream = self.newbits[b], self.stream
         args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
         self.kerns["queue"]((self.grid["queue"],), (_BLOCK,), (
-            self.c[0], self.parts[b ^ 1], *args, self.queue, self.chunks, self.cnt, self.st))
+            self.c[0], self.parts[b ^ 1], *args, self.queue, self.chunks, self.cnt, self.st),
+            stream=stream)
         self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
             *self.c, self.a[0], np.int64(self.lo), self.queue, self.chunks, self.cnt,
-            self.vis, self.par, nb, np.int64(self.wtot), self.st, *self.out))
+            self.vis, self.par, nb, np.int64(self.wtot), self.st, *self.out), stream=stream)
         self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
             *self.t, np.int64(self.lo), np.int64(self.hi), np.int64(self.span), self.vis,
             self.heavy, np.int64(self.heavy.shape[0]), self.par, nb, np.int64(self.wtot),
-            self.st, *self.out))
+            self.st, *self.out), stream=stream)
         if events is not None:
             events.append(stream.record())
         self._exchange_gpu(b)
@@ -288,16 +289,17 @@ class _Level:
         """newbits[b] exchanged (all-gathered, or published to the peers, which read it in
         place) and unpacked into vis and the state."""
         if self.mode == "nccl":
-            self.comm.allgather_equal(self.newbits[b], self.gathered)
+            with self.stream:
+                self.comm.allgather_equal(self.newbits[b], self.gathered)
         flags = np.uint64(0)  # none: the words came by the collective or are ours
         if self.peer is not None:
-            self.kerns["signal"]((1,), (1,), (self.peer.flag, self.st))
+            self.kerns["signal"]((1,), (1,), (self.peer.flag, self.st), stream=self.stream)
             flags = self.peer.flags
         self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
             self.parts[b], np.int64(self.wtot), self.offsets, np.int32(self.comm.size),
             np.int64(self.n), self.vis, self.cnt, self.newbits[b ^ 1], self.st,
             self.rule_dev, flags, np.int32(self.comm.rank), np.uint64(self.ring_dev),
-            np.int32(_RING)))
+            np.int32(_RING)), stream=self.stream)
 
     def _level_cpu(self, k: int, parents: bool) -> None:
         nb, st = self.newbits[self.seq & 1], self.st
@@ -381,54 +383,45 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
     timing = timing and lv.gpu
     with _on_device(lv):
         caller = _current_stream(lv)  # the search runs on its own stream, after the caller's
-        with _on_stream(lv):
-            info = _search(lv, caller, source, parents, direction, ahead, timing,
-                           (alpha, beta1, beta2), A.nvals, t0)
+        lv.follow(caller, lv.stream if lv.gpu else None)
+        lv.start(source, parents, _MODES[direction], A.nvals, (alpha, beta1, beta2))
+        marks, events, directions = [t0], [], []
+        k, read, syncs, state = 0, -1, 0, None
+        while True:
+            while read < k - ahead:  # the states due: launched more than `ahead` levels ago
+                read += 1
+                state = lv.state(read)
+                syncs += lv.gpu
+                marks.append(time.perf_counter())
+                if read:
+                    directions.append("push" if state[DS_LAST_DIR] else "pull")
+                if state[DS_DONE]:
+                    break
+            if state is not None and state[DS_DONE]:
+                break
+            k += 1
+            ev = [lv.event()] if timing else None
+            lv.level(k, parents, ev)
+            if timing:
+                events.append(ev)
         lv.follow(lv.stream if lv.gpu else None, caller)  # the results after the search
-        if info.pop("stalled"):
+        if state[DS_STALLED]:
             A._bfs_levels = None  # its buffers may hold a level's words: start afresh
             raise RuntimeError("distributed BFS: a peer process's level did not arrive "
                                "within 60 s (a process stopped or stalled)")
         levels, pi = lv.results(parents)
-    return levels, pi, info
-
-
-def _search(lv: _Level, caller: Any, source: int, parents: bool, direction: str, ahead: int,
-            timing: bool, rule: tuple[float, float, float], nvals: int,
-            t0: float) -> dict[str, Any]:
-    """The launches and reads of one search on the current stream (the search's, after the
-    caller's): its info, with ``stalled``."""
-    lv.follow(caller, lv.stream if lv.gpu else None)
-    lv.start(source, parents, _MODES[direction], nvals, rule)
-    marks, events, directions = [t0], [], []
-    k, read, syncs, state = 0, -1, 0, None
-    while True:
-        while read < k - ahead:  # the states due: launched more than `ahead` levels ago
-            read += 1
-            state = lv.state(read)
-            syncs += lv.gpu
-            marks.append(time.perf_counter())
-            if read:
-                directions.append("push" if state[DS_LAST_DIR] else "pull")
-            if state[DS_DONE]:
-                break
-        if state is not None and state[DS_DONE]:
-            break
-        k += 1
-        ev = [lv.event()] if timing else None
-        lv.level(k, parents, ev)
-        if timing:
-            events.append(ev)
+    ran = int(state[DS_RAN])
     ms = np.diff(marks) * 1e3
     info = {"levels": int(state[DS_LEVELS]), "directions": directions,
             "reached": int(state[DS_NVISITED]), "host_syncs": syncs, "lookahead": ahead,
-            "exchange": lv.mode, "kernel": KERNEL_NAME, "start_ms": float(ms[0]),
-            "level_ms": [float(x) for x in ms[1:]], "stalled": bool(state[DS_STALLED])}
+            "exchange": lv.mode,
+            "kernel": KERNEL_NAME, "start_ms": float(ms[0]),
+            "level_ms": [float(x) for x in ms[1:]]}
     if timing:  # device ms of the push or claim, and of the exchange
         events[-1][-1].synchronize()
         info["level_parts_ms"] = [[round(_elapsed(a, b), 3) for a, b in zip(ev, ev[1:])]
-                                  for ev in events[:int(state[DS_RAN])]]
-    return info
+                                  for ev in events[:ran]]
+    return levels, pi, info
 
 
 def _edges_into_block(t: tuple[Any, Any], n: int, kernels: Any) -> tuple[Any, Any]:
@@ -509,13 +502,6 @@ class _MappedRing:
             self._rt.freeHost(self.ptr)
         except Exception:  # noqa: BLE001, S110 - at exit the context may be gone
             pass
-
-
-def _on_stream(lv: _Level) -> Any:
-    """The search's stream as the current stream (a no-op context on CPU processes)."""
-    import contextlib  # noqa: PLC0415
-
-    return lv.stream if lv.gpu else contextlib.nullcontext()
 
 
 def _on_device(lv: _Level) -> Any:
