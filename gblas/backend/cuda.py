@@ -108,36 +108,11 @@ def segment_reduce(add_op: int, values: Any, starts: Any, out_dtype: Any) -> Any
     return res
 
 
-@functools.cache
-def search_stream(device_id: int) -> Any:
-    """One non-blocking stream per device for the BFS level loops: graph capture needs a
-    stream other than the legacy default one. A search makes it wait for the caller's
-    stream first and the caller's wait for it at the end."""
-    cp = _cp()
-    with cp.cuda.Device(device_id):
-        return cp.cuda.Stream(non_blocking=True)
-
-
-def capture_graph(stream: Any, body: Any) -> Any:
-    """``body``'s launches on ``stream`` captured as a CUDA graph, or None where this CuPy
-    or driver cannot capture (the caller then launches the bodies directly)."""
-    cp = _cp()
-    try:
-        stream.begin_capture()
-    except (AttributeError, RuntimeError, cp.cuda.runtime.CUDARuntimeError):
-        return None
-    try:
-        body()
-    finally:
-        graph = stream.end_capture()  # ends the capture even when a launch failed
-    return graph
-
-
 # Instantiations compiled by scripts/check_cuda.sh (nvcc -Xptxas -v: errors and spills)
 CHECK_INSTANCES: dict[str, list[str]] = {"segment.cu": [
     "segment_reduce<4, double>", "segment_reduce<10, float>", "segment_reduce<12, bool>",
     "segment_reduce<7, long long>", "segment_reduce<24, unsigned char>",
 ]}
 
-__all__ = ["BLOCK", "CHECK_INSTANCES", "HEADERS", "capture_graph", "inline_includes",
-           "module_kernel", "module_source", "search_stream", "segment_reduce"]
+__all__ = ["BLOCK", "CHECK_INSTANCES", "HEADERS", "inline_includes", "module_kernel",
+           "module_source", "segment_reduce"]

@@ -31,12 +31,7 @@
 //                   k folds the gathered counts into it and takes level k + 1's direction
 //                   by LAGraph's rule (bfs_rule.cuh), so the host launches levels without
 //                   reading anything; the kernels of a level whose direction is the other
-//                   one, or after the end, return at once. The level number, whether the
-//                   search wants parents and the rule's parameters (`rule`) are read from
-//                   device memory too, so a level's launches have the same arguments at
-//                   every level (bfs_levels.py replays them as a CUDA graph), and the unpack
-//                   writes a copy of st into the host's ring (mapped pinned memory) for the
-//                   host to poll: no copy or event is launched a level.
+//                   one, or after the end, return at once.
 //
 // A level k:
 //   push  dbfs_queue lists the last frontier from the gathered words (the source at level
@@ -84,12 +79,7 @@
 #define DS_RAN 9         // the levels run (the last one found nothing or reached everyone)
 #define DS_LAST_DIR 10   // the direction the last level ran (1 push, 0 pull)
 #define DS_STALLED 11    // peer mode: a peer's flag did not come within DB_WAIT_NS
-#define DS_K 12          // the level the next level's kernels compute
-#define DS_SEQ 13        // peer mode: the last level's sequence number (kept across searches)
-#define DS_PARENTS 14    // the search computes parents
-#define DS_SEARCH 15     // the search's number (for the stamp)
-#define DS_STAMP 16      // in the host's copy: SEARCH << 32 | (level + 1), written last
-#define DS_WORDS 24
+#define DS_WORDS 16
 #define DB_WAIT_NS 60000000000ULL  // 60 s
 
 // The words of process p in a level's parts (device pointers as uint64).
@@ -207,16 +197,13 @@ extern "C" __global__ void dbfs_block_keys(const long long* __restrict__ t_ptr,
 // parents), the source's bit in its owner's newbits `nb` (this level's buffer, zeroed by
 // the last level's unpack or at allocation) and the level's counts in its tail (the owner:
 // one vertex; every process: the source's C-degree, which sum to its out-degree), and the
-// loop state before level 1 (mode 0 auto, 1 push only, 2 pull only; `search` numbers the
-// search for the stamps of its states) with the rule's parameters; its unpack takes level
+// loop state before level 1 (mode 0 auto, 1 push only, 2 pull only); its unpack takes level
 // 1's direction.
 extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long long lo,
                                       long long hi, long long nwords, long long wtot,
                                       long long source, int want_par, int mode, long long nvals,
-                                      long long search, double alpha, double beta1,
-                                      double beta2, int* par, unsigned* vis, unsigned* nb,
-                                      long long* st, double* rule, long long* out_lv,
-                                      bool* out_bits) {
+                                      int* par, unsigned* vis, unsigned* nb,
+                                      long long* st, long long* out_lv, bool* out_bits) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
   const bool owner = source >= lo && source < hi;
@@ -233,17 +220,10 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
     unsigned long long* tail = (unsigned long long*)(nb + wtot - 4);
     tail[0] = owner ? 1ULL : 0ULL;
     tail[1] = (unsigned long long)(c_ptr[source + 1] - c_ptr[source]);
-    for (int j = 0; j < DS_WORDS; ++j) {
-      if (j != DS_SEQ) st[j] = 0;
-    }
+    for (int j = 0; j < DS_WORDS; ++j) st[j] = 0;
     st[DS_PUSH_PULL] = mode == 0;
     st[DS_DO_PUSH] = mode != 2;
     st[DS_UNEXPLORED] = nvals;
-    st[DS_PARENTS] = want_par;
-    st[DS_SEARCH] = search;
-    rule[0] = alpha;
-    rule[1] = beta1;
-    rule[2] = beta2;
   }
 }
 
@@ -332,8 +312,8 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
 // parent.
 extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      const int* __restrict__ c_idx,
-                                     const long long* __restrict__ a_ptr, long long lo,
-                                     const int* __restrict__ queue,
+                                     const long long* __restrict__ a_ptr, long long lo, int k,
+                                     int want_par, const int* __restrict__ queue,
                                      const long long* __restrict__ chunks,
                                      const unsigned long long* __restrict__ cnt,
                                      const unsigned* __restrict__ vis, int* par,
@@ -341,8 +321,6 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      const long long* __restrict__ st, long long* out_lv,
                                      bool* out_bits) {
   if (!db_runs(st, true)) return;
-  const long long k = st[DS_K];
-  const bool want_par = st[DS_PARENTS];
   unsigned long long* tail = (unsigned long long*)(newbits + wtot - 4);
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -382,15 +360,13 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
 // (kron:24).
 extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       const int* __restrict__ t_idx, long long lo,
-                                      long long hi, long long span,
-                                      const unsigned* __restrict__ vis,
+                                      long long hi, long long span, int k,
+                                      const unsigned* __restrict__ vis, int want_par,
                                       const long long* __restrict__ heavy,
                                       long long nheavy, int* par, unsigned* newbits,
                                       long long wtot, const long long* __restrict__ st,
                                       long long* out_lv, bool* out_bits) {
   if (!db_runs(st, false)) return;
-  const long long k = st[DS_K];
-  const bool want_par = st[DS_PARENTS];
   unsigned long long* tail = (unsigned long long*)(newbits + wtot - 4);
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -477,12 +453,9 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
   db_add_counts(tail, nfound, 0ULL, lane);
 }
 
-// Peer mode, after a level's kernels: the next sequence number (st[DS_SEQ] + 1) in st and in
-// the process's flag, which the peers' unpacks wait for (the fence: the level's words are
-// visible before the flag).
-extern "C" __global__ void dbfs_signal(long long* flag, long long* st) {
-  const long long seq = st[DS_SEQ] + 1;
-  st[DS_SEQ] = seq;
+// Peer mode, after a level's kernels: its sequence number in the process's flag, which the
+// peers' unpacks wait for (the fence: the level's words are visible before the flag).
+extern "C" __global__ void dbfs_signal(long long* flag, long long seq) {
   __threadfence_system();
   *(volatile long long*)flag = seq;
 }
@@ -521,24 +494,22 @@ __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restri
 // else it takes level k + 1's direction. Also zeroes `next` (this process's newbits of the
 // next level, wmax words) and the queue's counters (`clear`, read last by this level's
 // push). In peer mode (`flags`: the P flags' addresses) the block first waits for the peers'
-// level of sequence number st[DS_SEQ] (set by this level's dbfs_signal). Thread 0 writes the
-// new state into the host's `ring` (slot k % nring) unless it is null. After the end it only waits and zeroes: a thread that reads the done flag
+// level `seq`. After the end it only waits and zeroes: a thread that reads the done flag
 // thread 0 has just set skips its share of vis, which the finished search no longer reads.
 extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ parts,
                                        long long wmax, const long long* __restrict__ offsets,
                                        int nparts, long long n, unsigned* vis,
                                        unsigned long long* clear, unsigned* next, long long* st,
-                                       const double* __restrict__ rule,
-                                       const unsigned long long* __restrict__ flags, int me,
-                                       long long* ring, int nring) {
-  if (flags) db_wait_peers(flags, nparts, me, st[DS_SEQ], st);
+                                       long long k, double alpha, double beta1, double beta2,
+                                       const unsigned long long* __restrict__ flags,
+                                       long long seq, int me) {
+  if (flags) db_wait_peers(flags, nparts, me, seq, st);
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
   for (long long w = tid; w < wmax; w += nth) next[w] = 0u;
   if (tid < 4) clear[tid] = 0ULL;
   if (st[DS_DONE]) return;
   if (tid == 0) {
-    const long long k = st[DS_K];
     long long found = 0, scout = 0;
     for (int p = 0; p < nparts; ++p) {
       const long long* t = (const long long*)(db_part(parts, p) + wmax - 4);
@@ -555,15 +526,8 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
       st[DS_DONE] = 1;
     } else {
       bfs_direction_rule(st[DS_DO_PUSH], st[DS_PUSH_PULL], st[DS_ANY_PULL],
-                         st[DS_UNEXPLORED], found, st[DS_LAST_NQ], scout, n, rule[0], rule[1],
-                         rule[2]);
-      st[DS_K] = k + 1;
-    }
-    if (ring) {  // the host's copy of the state after level k, its stamp last
-      volatile long long* slot = ring + (k % nring) * DS_WORDS;
-      for (int j = 0; j < DS_STAMP; ++j) slot[j] = st[j];
-      __threadfence_system();
-      slot[DS_STAMP] = (st[DS_SEARCH] << 32) | (k + 1);
+                         st[DS_UNEXPLORED], found, st[DS_LAST_NQ], scout, n, alpha, beta1,
+                         beta2);
     }
   }
   const long long nwords = (n + 31) >> 5;

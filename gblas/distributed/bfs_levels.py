@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from .. import Vector, config
-from ..backend.cuda import capture_graph, inline_includes, search_stream
+from ..backend.cuda import inline_includes
 from ..backend.keys import xp_of
 from ..backend.threads import num_threads
 from ..dtypes import BOOL, INT64
@@ -71,7 +71,6 @@ from .bfs_levels_cpu import (
     DS_NVISITED,
     DS_RAN,
     DS_STALLED,
-    DS_STAMP,
 )
 from .peer import peer_words
 from .vector import DistVector
@@ -82,7 +81,6 @@ _BIG = 256  # DB_BIG of the .cu: a frontier vertex of this C-degree is queued as
 _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in chunks
 _MODES = {"auto": 0, "push": 1, "pull": 2}  # dbfs_start's mode
 _RING = 4  # copies of the state in flight to the host: lookahead + 1 at most
-_HOST_WAIT_S = 120.0  # a level's state not in the host's copy by then: an error
 KERNEL_NAME = "dist_bfs_levels"
 
 
@@ -171,16 +169,14 @@ class _Level:
         nch = int(self.c[1].shape[0]) // _BIG + 1 if self.gpu else 1
         self.chunks = xp.empty(nch, dtype=np.int64)
         self.cnt = xp.zeros(4, dtype=np.uint64)
-        self.search = 0  # searches started (the stamps of the host's copies of st)
-        if self.gpu:  # the host's copies of the state: mapped pinned memory the unpack writes
+        if self.gpu:  # the copies of the state read by the host, and their events
             import cupy as cp  # noqa: PLC0415
 
             self.heavy = _heavy_chunks(self.t[0])
-            self.rule_dev = cp.zeros(3, dtype=np.float64)
-            self.mapped = _MappedRing(_RING * cpu_kernels.DS_WORDS)
-            self.ring, self.ring_dev = self.mapped.array.reshape(_RING, -1), self.mapped.dev
-            self.stream = search_stream(int(lay.local_device.split(":")[1]))
-            self.graphs: dict[int, Any] = {}  # a level's launches by parity, captured once
+            self.pinned = cp.cuda.alloc_pinned_memory(_RING * 8 * cpu_kernels.DS_WORDS)
+            self.ring = np.frombuffer(self.pinned, dtype=np.int64).reshape(_RING, -1)
+            self.ready = [cp.cuda.Event(block=False, disable_timing=True)
+                          for _ in range(_RING)]
         else:
             self.ring = np.zeros((_RING, cpu_kernels.DS_WORDS), dtype=np.int64)
 
@@ -210,13 +206,12 @@ class _Level:
         return lv
 
     def event(self) -> Any:
-        """A CUDA event recorded on the search's stream (None on CPU processes)."""
-        return self.stream.record() if self.gpu else None
+        """A CUDA event recorded on the current stream (None on CPU processes)."""
+        if not self.gpu:
+            return None
+        import cupy as cp  # noqa: PLC0415
 
-    def follow(self, first: Any, then: Any) -> None:
-        """Stream ``then`` waits for the work queued on ``first`` (GPUs)."""
-        if self.gpu:
-            then.wait_event(first.record())
+        return cp.cuda.get_current_stream().record()
 
     def start(self, source: int, parents: bool, mode: int, nvals: int,
               rule: tuple[float, float, float]) -> None:
@@ -227,120 +222,91 @@ class _Level:
         alloc = self.xp.empty if self.gpu else self.xp.zeros
         self.out = (alloc(nl, dtype=np.int64), self.xp.empty(nl, dtype=np.bool_))
         self.rule = tuple(np.float64(x) for x in rule)
-        self.search += 1
         args = (np.int64(self.lo), np.int64(self.hi))
         nb = self.newbits[self.seq & 1]
         if self.gpu:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
                 self.c[0], *args, np.int64(self.nwords), np.int64(self.wtot),
                 np.int64(source), np.int32(parents), np.int32(mode), np.int64(nvals),
-                np.int64(self.search), *self.rule, self.par, self.vis, nb, self.st,
-                self.rule_dev, *self.out))
-            self._exchange_gpu(self.seq & 1)
-            self.seq += 1
+                self.par, self.vis, nb, self.st, *self.out))
         else:
             cpu_kernels.start(self.c[0], *args, self.wtot, source, parents, mode, nvals,
                               self.par, self.vis, nb, self.st, *self.out)
-            self._exchange_cpu(0)
+        self.exchange(0)
 
-    def level(self, k: int, parents: bool, events: list[Any] | None = None) -> None:
-        """Level k and its exchange: a push (the last frontier of every process queued,
-        then the walk of its rows of C, the edges into the block) or a pull (every
-        unvisited vertex of the block scans its in-row), as the state says (on GPUs both
-        are launched, one returns), then the words exchanged and ORed into the visited
-        bitmap, the counts into the state, which takes level k + 1's direction or ends the
-        search, and a copy of the state for the host (slot k of the ring). On GPUs a level
-        without ``events`` (CUDA events after the level and after the exchange) is one
-        CUDA graph launch where the mode allows it."""
+    def level(self, k: int, parents: bool) -> None:
+        """Level k's push (the last frontier of every process queued, then the walk of its
+        rows of C, the edges into the block) or pull (every unvisited vertex of the block
+        scans its in-row), as the state says: on GPUs both are launched and one returns."""
+        nb = self.newbits[self.seq & 1]
+        push = pull = True
         if not self.gpu:
-            self._level_cpu(k, parents)
-            return
-        b = self.seq & 1
-        self.seq += 1
-        if events is None and self.mode in ("local", "peer"):
-            if b not in self.graphs:  # None where the driver or CuPy cannot capture
-                self.graphs[b] = capture_graph(self.stream, lambda: self._level_gpu(b))
-            if self.graphs[b] is not None:
-                self.graphs[b].launch(self.stream)
-                return
-        self._level_gpu(b, events)
-
-    def _level_gpu(self, b: int, events: list[Any] | None = None) -> None:
-        """The launches of a level whose words go to newbits[b] (arguments fixed per b)."""
-        nb, stream = self.newbits[b], self.stream
-        args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
-        self.kerns["queue"]((self.grid["queue"],), (_BLOCK,), (
-            self.c[0], self.parts[b ^ 1], *args, self.queue, self.chunks, self.cnt, self.st),
-            stream=stream)
-        self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
-            *self.c, self.a[0], np.int64(self.lo), self.queue, self.chunks, self.cnt,
-            self.vis, self.par, nb, np.int64(self.wtot), self.st, *self.out), stream=stream)
-        self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
-            *self.t, np.int64(self.lo), np.int64(self.hi), np.int64(self.span), self.vis,
-            self.heavy, np.int64(self.heavy.shape[0]), self.par, nb, np.int64(self.wtot),
-            self.st, *self.out), stream=stream)
-        if events is not None:
-            events.append(stream.record())
-        self._exchange_gpu(b)
-        if events is not None:
-            events.append(stream.record())
-
-    def _exchange_gpu(self, b: int) -> None:
-        """newbits[b] exchanged (all-gathered, or published to the peers, which read it in
-        place) and unpacked into vis and the state."""
-        if self.mode == "nccl":
-            with self.stream:
-                self.comm.allgather_equal(self.newbits[b], self.gathered)
-        flags = np.uint64(0)  # none: the words came by the collective or are ours
-        if self.peer is not None:
-            self.kerns["signal"]((1,), (1,), (self.peer.flag, self.st), stream=self.stream)
-            flags = self.peer.flags
-        self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
-            self.parts[b], np.int64(self.wtot), self.offsets, np.int32(self.comm.size),
-            np.int64(self.n), self.vis, self.cnt, self.newbits[b ^ 1], self.st,
-            self.rule_dev, flags, np.int32(self.comm.rank), np.uint64(self.ring_dev),
-            np.int32(_RING)), stream=self.stream)
-
-    def _level_cpu(self, k: int, parents: bool) -> None:
-        nb, st = self.newbits[self.seq & 1], self.st
-        if not st[DS_DONE] and st[DS_DO_PUSH]:
+            st = self.st
+            push, pull = not st[DS_DONE] and st[DS_DO_PUSH], not st[DS_DONE] and not st[DS_DO_PUSH]
+        if push and self.gpu:
+            args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
+            self.kerns["queue"]((self.grid["queue"],), (_BLOCK,), (
+                self.c[0], self.last, *args, self.queue, self.chunks, self.cnt, self.st))
+            self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
+                *self.c, self.a[0], np.int64(self.lo), np.int32(k), np.int32(parents),
+                self.queue, self.chunks, self.cnt, self.vis, self.par, nb,
+                np.int64(self.wtot), self.st, *self.out))
+        elif push:
             cpu_kernels.queue_frontier(self.c[0], self.last, self.wtot, self.offsets,
                                        self.comm.size, self.queue, self.cnt)
             cpu_kernels.push(*self.c, self.a[0], self.lo, k, parents, self.queue, self.cnt,
                              self.vis, self.par, nb, self.wtot, *self.out,
                              8 * num_threads())
-        elif not st[DS_DONE]:
+        if pull and self.gpu:
+            self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
+                *self.t, np.int64(self.lo), np.int64(self.hi), np.int64(self.span),
+                np.int32(k), self.vis, np.int32(parents), self.heavy,
+                np.int64(self.heavy.shape[0]), self.par, nb, np.int64(self.wtot), self.st,
+                *self.out))
+        elif pull:
             cpu_kernels.claim(*self.t, self.lo, self.hi, self.span, k, self.vis, self.par,
                               nb, self.wtot, *self.out,
                               max(1, min(self.span, 8 * num_threads())))
-        self._exchange_cpu(k)
 
-    def _exchange_cpu(self, k: int) -> None:
-        b = self.seq & 1
-        nb = self.newbits[b]
-        if self.gathered is not None:
-            self.comm.allgather_equal(nb, self.gathered)
-        self.last = nb if self.gathered is None else self.gathered
-        cpu_kernels.unpack(self.last, self.wtot, self.offsets, self.comm.size, self.n,
-                           self.vis, self.cnt, self.newbits[b ^ 1], self.st, k, *self.rule)
-        self.seq += 1
-        self.ring[k % _RING] = self.st
+    def exchange(self, k: int) -> None:
+        """Level k's words (and counts) exchanged (all-gathered, or published to the peers
+        that read them in place) and ORed into every process's visited bitmap; the counts
+        summed into the state, which takes level k + 1's direction or ends the search; a
+        copy of the state sent to the host (slot k of the ring)."""
+        comm, b = self.comm, self.seq & 1
+        nb, nxt = self.newbits[b], self.newbits[b ^ 1]
+        if self.mode in ("nccl", "mpi"):
+            comm.allgather_equal(nb, self.gathered)
+        common = (np.int64(self.wtot), self.offsets, np.int32(comm.size), np.int64(self.n),
+                  self.vis, self.cnt, nxt, self.st, np.int64(k), *self.rule)
+        slot = k % _RING
+        if self.gpu:
+            import cupy as cp  # noqa: PLC0415
+
+            flags = np.uint64(0)  # none: the words came by the collective or are ours
+            if self.peer is not None:
+                self.kerns["signal"]((1,), (1,), (self.peer.flag, np.int64(self.seq)))
+                flags = self.peer.flags
+            self.last = self.parts[b]
+            self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
+                self.last, *common, flags, np.int64(self.seq), np.int32(comm.rank)))
+            self.seq += 1
+            stream = cp.cuda.get_current_stream()
+            cp.cuda.runtime.memcpyAsync(self.ring[slot].ctypes.data, self.st.data.ptr,
+                                        self.st.nbytes, 2, stream.ptr)
+            self.ready[slot].record(stream)
+        else:
+            self.last = nb if self.gathered is None else self.gathered
+            cpu_kernels.unpack(self.last, *common)
+            self.seq += 1
+            self.ring[slot] = self.st
 
     def state(self, k: int) -> np.ndarray:
-        """The loop state after level k (a copy). On GPUs the host polls the slot the
-        unpack writes into mapped memory until its stamp says level k of this search,
-        asking the stream now and then whether it failed."""
-        row = self.ring[k % _RING]
+        """The loop state after level k (a copy; waits for it on GPUs)."""
+        slot = k % _RING
         if self.gpu:
-            stamp, t0, polls = (self.search << 32) | (k + 1), time.perf_counter(), 0
-            while row[DS_STAMP] != stamp:
-                polls += 1
-                if polls % 4096 == 0:
-                    self.stream.done  # noqa: B018 - raises if a kernel failed
-                    if time.perf_counter() - t0 > _HOST_WAIT_S:
-                        raise RuntimeError(f"distributed BFS: level {k}'s state did not "
-                                           f"arrive within {_HOST_WAIT_S} s")
-        return row.copy()
+            self.ready[slot].synchronize()
+        return self.ring[slot].copy()
 
     def results(self, parents: bool) -> tuple[DistVector, DistVector | None]:
         """The search's vectors on the arrays the kernels wrote (bitmap storage, no pass
@@ -382,8 +348,6 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
     lv = _Level.of(A, exchange)
     timing = timing and lv.gpu
     with _on_device(lv):
-        caller = _current_stream(lv)  # the search runs on its own stream, after the caller's
-        lv.follow(caller, lv.stream if lv.gpu else None)
         lv.start(source, parents, _MODES[direction], A.nvals, (alpha, beta1, beta2))
         marks, events, directions = [t0], [], []
         k, read, syncs, state = 0, -1, 0, None
@@ -400,11 +364,14 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
             if state is not None and state[DS_DONE]:
                 break
             k += 1
-            ev = [lv.event()] if timing else None
-            lv.level(k, parents, ev)
+            ev = [lv.event()] if timing else []
+            lv.level(k, parents)
             if timing:
+                ev.append(lv.event())
+            lv.exchange(k)
+            if timing:
+                ev.append(lv.event())
                 events.append(ev)
-        lv.follow(lv.stream if lv.gpu else None, caller)  # the results after the search
         if state[DS_STALLED]:
             A._bfs_levels = None  # its buffers may hold a level's words: start afresh
             raise RuntimeError("distributed BFS: a peer process's level did not arrive "
@@ -467,41 +434,6 @@ def _elapsed(a: Any, b: Any) -> float:
     import cupy as cp  # noqa: PLC0415
 
     return float(cp.cuda.get_elapsed_time(a, b))
-
-
-def _current_stream(lv: _Level) -> Any:
-    """The caller's CUDA stream (None on CPU processes)."""
-    if not lv.gpu:
-        return None
-    import cupy as cp  # noqa: PLC0415
-
-    return cp.cuda.get_current_stream()
-
-
-class _MappedRing:
-    """int64 words in page-locked host memory mapped into the GPU's address space: the
-    unpack kernel writes the loop state there (``dev``, its device address) and the host
-    polls it (``array``), no copy or event launched."""
-
-    def __init__(self, words: int) -> None:
-        import ctypes  # noqa: PLC0415
-
-        import cupy as cp  # noqa: PLC0415
-
-        rt = cp.cuda.runtime
-        self._rt = rt
-        self.ptr = int(rt.hostAlloc(8 * words, getattr(rt, "hostAllocMapped", 2)))
-        self.array = np.ctypeslib.as_array(
-            ctypes.cast(self.ptr, ctypes.POINTER(ctypes.c_int64)), shape=(words,))
-        self.array[:] = 0
-        get = getattr(rt, "hostGetDevicePointer", None)  # with UVA the same address
-        self.dev = int(get(self.ptr, 0)) if get is not None else self.ptr
-
-    def __del__(self) -> None:
-        try:
-            self._rt.freeHost(self.ptr)
-        except Exception:  # noqa: BLE001, S110 - at exit the context may be gone
-            pass
 
 
 def _on_device(lv: _Level) -> Any:

@@ -31,8 +31,7 @@ _INT_MAX = 2**31 - 1
 # the loop state's words (#define DS_* in bfs_levels.cu)
 DS_DONE, DS_DO_PUSH, DS_PUSH_PULL, DS_ANY_PULL, DS_UNEXPLORED = 0, 1, 2, 3, 4
 DS_NQ, DS_LAST_NQ, DS_NVISITED, DS_LEVELS, DS_RAN, DS_LAST_DIR = 5, 6, 7, 8, 9, 10
-DS_STALLED, DS_K, DS_SEQ, DS_PARENTS, DS_SEARCH, DS_STAMP = 11, 12, 13, 14, 15, 16
-DS_WORDS = 24
+DS_STALLED, DS_WORDS = 11, 16
 _rule = numba.njit(cache=True)(direction_rule)
 
 
@@ -58,10 +57,7 @@ def start(c_ptr: Any, lo: int, hi: int, wtot: int, source: int, want_par: bool, 
         out_bits[source - lo] = True
         nb[(source >> 5) - (lo >> 5)] = _ONE << np.uint32(source & 31)
     _set_tail(nb, wtot, 1 if owner else 0, c_ptr[source + 1] - c_ptr[source])
-    seq = st[DS_SEQ]
     st[:] = 0
-    st[DS_SEQ] = seq
-    st[DS_PARENTS] = want_par
     st[DS_PUSH_PULL] = mode == 0
     st[DS_DO_PUSH] = mode != 2
     st[DS_UNEXPLORED] = nvals

@@ -29,7 +29,6 @@ from typing import Any
 
 import numpy as np
 
-from ...backend.cuda import capture_graph, search_stream
 from ...exceptions import InvalidValue
 from .bfs_fused import (
     _BLOCK,
@@ -58,6 +57,13 @@ def get_kernels(device_id: int) -> tuple[dict[str, Any], int, int]:
         kerns = {k: mod.get_function(f"bfs_lv_{k}")
                  for k in ("init", "begin", "prep", "phase", "step", "output")}
         return (kerns, *occupancy(kerns["phase"], device_id))
+
+
+@functools.cache
+def _stream(device_id: int) -> Any:
+    """One non-blocking stream per device for the searches: graph capture needs a stream
+    other than the legacy default one."""
+    return _cp().cuda.Stream(non_blocking=True)
 
 
 def levels_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
@@ -99,7 +105,7 @@ def levels_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "
                  np.int32(w.csr_t is w.csr), w.lvl, w.par, w.q0, w.q1, w.own0, w.own1,
                  w.vis0, w.vis1, w.heavy, w.ctr, state)
         th = (np.float64(alpha), np.float64(beta1), np.float64(beta2))
-        stream = search_stream(dev)
+        stream = _stream(dev)
         # the stream starts after the work already queued on the caller's stream (A's
         # arrays, the zeroed counters)
         stream.wait_event(cp.cuda.get_current_stream().record())
@@ -113,7 +119,7 @@ def levels_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "
                 kerns["phase"]((grid,), (_BLOCK,), gargs)
                 kerns["step"]((1,), (32,), (np.int64(n), *th, w.ctr, state, w.meta))
 
-            graph = capture_graph(stream, body) if use_graph else None
+            graph = _capture(stream, body) if use_graph else None
             run = (lambda: graph.launch(stream)) if graph is not None else body
             flags = cp.cuda.alloc_pinned_memory(16)  # two done flags, alternating batches
             flag = np.frombuffer(flags, dtype=np.int64, count=2)
@@ -155,6 +161,20 @@ def levels_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "
                 levels_per_sync=levels_per_sync, bodies=enqueued * levels_per_sync,
                 graph=graph is not None, kernel=KERNEL_NAME)
     return levels, pi, info
+
+
+def _capture(stream: Any, body: Any) -> Any:
+    """``body``'s launches on ``stream`` captured as a CUDA graph, or None where this CuPy
+    or driver cannot capture (the caller then launches the bodies directly)."""
+    try:
+        stream.begin_capture()
+    except (AttributeError, RuntimeError, _cp().cuda.runtime.CUDARuntimeError):
+        return None
+    try:
+        body()
+    finally:
+        graph = stream.end_capture()  # ends the capture even when a launch failed
+    return graph
 
 
 __all__ = ["DEFAULT_LEVELS_PER_SYNC", "KERNEL_NAME", "get_kernels", "levels_bfs"]
