@@ -15,7 +15,9 @@ on the process's block and one collective of fixed size:
 * pull (bottom-up): every unvisited vertex of the block scans its in-row for the first
   vertex of the visited bitmap: its level is k, that vertex its parent (the smallest one
   level up, as the one-process search's);
-* the block's words of the new frontier are all-gathered and ORed into the visited bitmap,
+* the block's words of the new frontier are all-gathered (GPU processes of one node, a GPU
+  each, read each other's words in place instead: CUDA IPC over NVLink, ``peer.py``) and
+  ORed into the visited bitmap,
   which every process keeps whole (n/8 bytes); the level's two counts (vertices found and
   their out-edges) ride after the words and are summed by every process into the loop
   state on its device, which takes the next direction there by LAGraph's rule (the
@@ -26,7 +28,7 @@ pick returns at once) and its collective without waiting for the last level: it 
 copy of the state ``lookahead`` levels behind (1 on GPUs, 0 on CPU processes), so the
 device never idles for the host's read and launches, and stops launching when the state it
 reads says the search is over (the levels launched beyond it do nothing but their
-all-gather). Every process reads the same state, so all launch the same collectives.
+exchange). Every process reads the same state, so all launch the same collectives.
 
 The frontier always travels as bitmap words here (the GraphBLAS loop picks bitmap or id
 list by size). With ``timing`` (``bfs(..., stats=)``) on GPUs the info also gives each
