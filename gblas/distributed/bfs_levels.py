@@ -349,36 +349,18 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
         raise InvalidValue(f"exchange must be 'auto' or 'nccl', got {exchange!r}")
     lv = _Level.of(A, exchange)
     timing = timing and lv.gpu
-    with _on_device(lv):
-        lv.start(source, parents, _MODES[direction], A.nvals, (alpha, beta1, beta2))
-        marks, events, directions = [t0], [], []
-        k, read, syncs, state = 0, -1, 0, None
-        while True:
-            while read < k - ahead:  # the states due: launched more than `ahead` levels ago
-                read += 1
-                state = lv.state(read)
-                syncs += lv.gpu
-                marks.append(time.perf_counter())
-                if read:
-                    directions.append("push" if state[DS_LAST_DIR] else "pull")
-                if state[DS_DONE]:
-                    break
-            if state is not None and state[DS_DONE]:
-                break
-            k += 1
-            ev = [lv.event()] if timing else []
-            lv.level(k, parents)
-            if timing:
-                ev.append(lv.event())
-            lv.exchange(k)
-            if timing:
-                ev.append(lv.event())
-                events.append(ev)
-        if state[DS_STALLED]:
-            A._bfs_levels = None  # its buffers may hold a level's words: start afresh
-            raise RuntimeError("distributed BFS: a peer process's level did not arrive "
-                               "within 60 s (a process stopped or stalled)")
-        levels, pi = lv.results(parents)
+    try:
+        with _on_device(lv):
+            state, marks, events, directions, syncs = _levels(
+                lv, source, parents, direction, ahead, timing, (alpha, beta1, beta2),
+                A.nvals, t0)
+            if state[DS_STALLED]:
+                raise RuntimeError("distributed BFS: a peer process's level did not arrive "
+                                   "within 60 s (a process stopped or stalled)")
+            levels, pi = lv.results(parents)
+    except BaseException:
+        A._bfs_levels = None  # a search cut short may leave a level's words in its buffers
+        raise
     ran = int(state[DS_RAN])
     ms = np.diff(marks) * 1e3
     info = {"levels": int(state[DS_LEVELS]), "directions": directions,
@@ -391,6 +373,38 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
         info["level_parts_ms"] = [[round(_elapsed(a, b), 3) for a, b in zip(ev, ev[1:])]
                                   for ev in events[:ran]]
     return levels, pi, info
+
+
+def _levels(lv: _Level, source: int, parents: bool, direction: str, ahead: int,
+            timing: bool, rule: tuple[float, float, float], nvals: int,
+            t0: float) -> tuple[np.ndarray, list[float], list[Any], list[str], int]:
+    """Level 0 and the levels of one search, launched ``ahead`` levels beyond the last
+    state read: (the final state, the host times of the reads, the CUDA events of each
+    level (with ``timing``), the directions, the host's waits)."""
+    lv.start(source, parents, _MODES[direction], nvals, rule)
+    marks, events, directions = [t0], [], []
+    k, read, syncs, state = 0, -1, 0, None
+    while True:
+        while read < k - ahead:  # the states due: launched more than `ahead` levels ago
+            read += 1
+            state = lv.state(read)
+            syncs += lv.gpu
+            marks.append(time.perf_counter())
+            if read:
+                directions.append("push" if state[DS_LAST_DIR] else "pull")
+            if state[DS_DONE]:
+                break
+        if state is not None and state[DS_DONE]:
+            return state, marks, events, directions, syncs
+        k += 1
+        ev = [lv.event()] if timing else []
+        lv.level(k, parents)
+        if timing:
+            ev.append(lv.event())
+        lv.exchange(k)
+        if timing:
+            ev.append(lv.event())
+            events.append(ev)
 
 
 def _edges_into_block(t: tuple[Any, Any], n: int, kernels: Any) -> tuple[Any, Any]:

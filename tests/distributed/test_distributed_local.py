@@ -362,3 +362,27 @@ def test_loop_state_words_match_the_cuda_kernels() -> None:
     assert len(defs) == 13
     for name, value in defs.items():
         assert getattr(bfs_levels_cpu, name) == int(value), name
+
+
+def test_level_loop_cut_short_starts_afresh(graph, monkeypatch) -> None:
+    """A search that fails mid-way (here its third exchange raises) drops the matrix's
+    search arrays, whose buffers may hold a level's words: the next search is right."""
+    from gblas.distributed import bfs_levels  # noqa: PLC0415
+
+    A, S = graph  # noqa: N806
+    with gb.config.override(bfs_cpu="ops"):
+        rl = bfs(S, 7)
+    assert bfs(A, 7).gather().isequal(rl)
+    lv = A._bfs_levels
+    real = lv.exchange
+
+    def failing(k: int) -> None:
+        if k == 2:
+            raise KeyboardInterrupt
+        real(k)
+
+    monkeypatch.setattr(lv, "exchange", failing)
+    with pytest.raises(KeyboardInterrupt):
+        bfs_levels.dist_bfs(A, 7)
+    assert A._bfs_levels is None
+    assert bfs(A, 7).gather().isequal(rl) and A._bfs_levels is not lv
