@@ -129,8 +129,8 @@ class _Level:
         self.gpu = lay.local_device != "cpu"
         csr, csr_t = A.local._csr(), A.local_T._csr()
         self.key = (id(csr), id(csr_t), exchange)
-        self.a = (csr.indptr, csr.indices32(min_uses=1))
-        self.t = self.a if csr_t is csr else (csr_t.indptr, csr_t.indices32(min_uses=1))
+        self.a = (csr.indptr, _ids32(csr))
+        self.t = self.a if csr_t is csr else (csr_t.indptr, _ids32(csr_t))
         if self.gpu:
             self.kerns, self.grid = _cuda_kernels(int(lay.local_device.split(":")[1]))
         # C, the edges into the block by source: A's block itself with one process
@@ -427,6 +427,14 @@ def _edges_into_block(t: tuple[Any, Any], n: int, kernels: Any) -> tuple[Any, An
     ptr = xp.zeros(n + 1, dtype=np.int64)
     xp.cumsum(xp.bincount(t_idx, minlength=n), out=ptr[1:])
     return ptr, (keys & np.uint64(0xFFFFFFFF)).astype(np.int32)
+
+
+def _ids32(csr: CSR) -> Any:
+    """The block's column ids as int32: the copy kept on the CSR, or (a block of 2³¹
+    entries or more, which CSR.indices32 declines) one made here; the ids themselves are
+    below n < 2³¹ (``applies``), and the kernels index entries with int64."""
+    ids = csr.indices32(min_uses=1)
+    return csr.indices.astype(np.int32) if ids is None else ids
 
 
 def _heavy_chunks(t_ptr: Any) -> Any:

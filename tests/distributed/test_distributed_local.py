@@ -386,3 +386,19 @@ def test_level_loop_cut_short_starts_afresh(graph, monkeypatch) -> None:
         bfs_levels.dist_bfs(A, 7)
     assert A._bfs_levels is None
     assert bfs(A, 7).gather().isequal(rl) and A._bfs_levels is not lv
+
+
+def test_level_loop_without_the_kept_int32_ids(graph, monkeypatch) -> None:
+    """A block of 2³¹ entries or more gets no int32 copy from CSR.indices32 (None); the
+    level loop then makes its own (its ids are below n): the same levels."""
+    from gblas.formats.csr.container import CSR  # noqa: PLC0415
+
+    A, S = graph  # noqa: N806
+    with gb.config.override(bfs_cpu="ops"):
+        rl, rp = bfs(S, 11, parents=True)
+    A._bfs_levels = None
+    monkeypatch.setattr(CSR, "indices32", lambda self, min_uses=1: None)
+    lv, pi = bfs(A, 11, parents=True)
+    assert lv.gather().isequal(rl) and pi.gather().isequal(rp)
+    assert A._bfs_levels.a[1].dtype == np.int32
+    A._bfs_levels = None
