@@ -2,7 +2,7 @@
 only (slices / identity), a prototype toward a reordering on the device (issue 12, item 4).
 
     GBLAS_GRAPHS=../shared/graphs python3 benchmarks/reorder_matching.py \
-        snap_email-Enron snap_com-DBLP kron:16 [--rounds 4] [--cap 64]
+        snap_email-Enron snap_com-DBLP kron:16 [--rounds 4] [--cap 64] [--window 16]
 
 BVSS stores a column block of 8 vertices as one slice per row that has an entry in it, so
 the order should put vertices with similar neighbourhoods into the same block of 8. The
@@ -16,7 +16,14 @@ as many up to 4, then up to 8; the groups left below 8 are packed into blocks of
 fit in the order of their highest degree (partial blocks last, so every block stays
 aligned). The counting runs in Numba, the
 grouping bookkeeping in Python: the times printed say nothing about a device version.
-Results are in docs/bvss_reorder.md.
+
+``--window W`` bounds the work for a device: each round every row lists its distinct open
+groups in the order of a hash of the group (new each round), and only groups at most W
+apart in that order are candidates, their shared rows counted over the rows where they
+were (``_propose_sampled``: sorts, unique and segment maxima only, at most n·W pairs a
+round). ``--all-pairs`` then matches greedily over every candidate pair, which is what a
+locally-dominant matching computes in parallel rounds. Results are in
+docs/bvss_reorder.md.
 """
 
 from __future__ import annotations
@@ -78,6 +85,65 @@ def _propose(gptr: Any, gidx: Any, gsize: Any, member_of: Any, sptr: Any, sidx: 
     return best, score
 
 
+def _mix(x: Any) -> Any:
+    """splitmix64's finaliser on uint64 arrays (a hash that orders groups at random)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def _propose_sampled(gptr: Any, gsize: Any, member_of: Any, sptr: Any, sidx: Any,
+                     maxsize: int, open_: Any, window: int, seed: int,
+                     all_pairs: bool = False) -> tuple[Any, ...]:
+    """The proposals of :func:`_propose` from a bounded sample of the pairs, in array
+    operations only (sorts, unique, segment maxima: what a device does with CuPy): each
+    row lists its distinct open groups in the order of a hash of the group (a new hash
+    every round), and only groups at most ``window`` apart in that order become
+    candidates; a pair's shared rows are counted over the rows where it was a candidate
+    (an undercount), its score the Jaccard similarity of the unions with that count. At
+    most n·window pairs a round, whatever the degrees. ``all_pairs``: (a, b, score) of
+    every candidate pair instead of each group's best."""
+    n, ng = sptr.shape[0] - 1, gsize.shape[0]
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(sptr))
+    grp = member_of[sidx]
+    keep = open_[grp]
+    rows, grp = rows[keep], grp[keep]
+    h = _mix(grp.astype(np.uint64) ^ np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64))
+    order = np.lexsort((h, rows))  # by row, then by the hash of the group
+    rows, grp, h = rows[order], grp[order], h[order]
+    first = np.ones(rows.shape[0], bool)  # one entry per (row, group)
+    first[1:] = (rows[1:] != rows[:-1]) | (grp[1:] != grp[:-1])
+    rows, grp = rows[first], grp[first]
+    a_all, b_all = [], []
+    for d in range(1, window + 1):
+        same = rows[d:] == rows[:-d]
+        a, b = grp[:-d][same], grp[d:][same]
+        fits = gsize[a] + gsize[b] <= maxsize
+        a_all.append(np.minimum(a, b)[fits])
+        b_all.append(np.maximum(a, b)[fits])
+    a, b = np.concatenate(a_all), np.concatenate(b_all)
+    best = np.full(ng, -1, np.int64)
+    score = np.zeros(ng)
+    if a.shape[0] == 0:
+        return (best, score) if not all_pairs else (a, b, np.zeros(0))
+    key, cnt = np.unique(a * ng + b, return_counts=True)
+    a, b = key // ng, key % ng
+    width = np.diff(gptr)
+    sc = cnt / (width[a] + width[b] - cnt)
+    if all_pairs:
+        return a, b, sc
+    # every group's best partner: its pairs by (group, score descending, partner)
+    g = np.concatenate([a, b])
+    other = np.concatenate([b, a])
+    s2 = np.concatenate([sc, sc])
+    o = np.lexsort((other, -s2, g))
+    g, other, s2 = g[o], other[o], s2[o]
+    lead = np.ones(g.shape[0], bool)
+    lead[1:] = g[1:] != g[:-1]
+    best[g[lead]], score[g[lead]] = other[lead], s2[lead]
+    return best, score
+
+
 def _union_rows(groups: list[list[int]], sptr: Any, sidx: Any) -> tuple[Any, Any]:
     """(pointers, ids) of every group's neighbour union, sorted."""
     rows = [np.unique(np.concatenate([sidx[sptr[v]:sptr[v + 1]] for v in g])) for g in groups]
@@ -108,19 +174,38 @@ def _pack(groups: list[list[int]], deg: Any) -> list[int]:
     return [v for g in full + bins for v in g]
 
 
-def matching_order(sptr: Any, sidx: Any, deg: Any, rounds: int, cap: int) -> np.ndarray:
-    """The vertex order (``perm[p]`` = vertex at position p) of the round-based grouping."""
+def matching_order(sptr: Any, sidx: Any, deg: Any, rounds: int, cap: int,
+                   window: int = 0, all_pairs: bool = False) -> np.ndarray:
+    """The vertex order (``perm[p]`` = vertex at position p) of the round-based grouping;
+    ``window`` > 0 takes the proposals from :func:`_propose_sampled` instead, and with
+    ``all_pairs`` matches over all its candidate pairs in decreasing score (what a
+    locally-dominant matching on a device computes), not over each group's best."""
     n = deg.shape[0]
     groups = [[v] for v in range(n)]
     for maxsize in (2, 4, 8):
-        for _ in range(rounds):
+        for rnd in range(rounds):
             gsize = np.array([len(g) for g in groups], np.int64)
             member_of = np.empty(n, np.int64)
             for gi, g in enumerate(groups):
                 member_of[g] = gi
             gptr, gidx = _union_rows(groups, sptr, sidx)
-            best, score = _propose(gptr, gidx, gsize, member_of, sptr, sidx, cap, maxsize,
-                                   gsize < maxsize)
+            if window and all_pairs:  # the greedy matching over every candidate pair
+                a, b, sc = _propose_sampled(gptr, gsize, member_of, sptr, sidx, maxsize,
+                                            gsize < maxsize, window, maxsize * 16 + rnd, True)
+                taken = np.zeros(len(groups), bool)
+                merged = []
+                for i in np.lexsort((b, a, -sc)):
+                    if not taken[a[i]] and not taken[b[i]]:
+                        merged.append(groups[a[i]] + groups[b[i]])
+                        taken[a[i]] = taken[b[i]] = True
+                groups = merged + [g for gi, g in enumerate(groups) if not taken[gi]]
+                continue
+            if window:
+                best, score = _propose_sampled(gptr, gsize, member_of, sptr, sidx, maxsize,
+                                               gsize < maxsize, window, maxsize * 16 + rnd)
+            else:
+                best, score = _propose(gptr, gidx, gsize, member_of, sptr, sidx, cap,
+                                       maxsize, gsize < maxsize)
             taken = np.zeros(len(groups), bool)
             merged = []
             for g in np.argsort(-score, kind="stable"):
@@ -144,6 +229,11 @@ def main() -> None:
     ap.add_argument("graphs", nargs="+", help="kron:S or a file name in GBLAS_GRAPHS")
     ap.add_argument("--rounds", type=int, default=4, help="rounds per group size")
     ap.add_argument("--cap", type=int, default=64, help="entries of a row counted a visit")
+    ap.add_argument("--window", type=int, default=0,
+                    help="> 0: proposals from groups at most this far apart in a hashed "
+                         "order of each row (bounded work), not the exact count")
+    ap.add_argument("--all-pairs", action="store_true",
+                    help="with --window: the greedy matching over every candidate pair")
     args = ap.parse_args()
     print("| graph | identity slices | jaccard | s | matching | s |")
     print("|---|--:|--:|--:|--:|--:|")
@@ -155,7 +245,8 @@ def main() -> None:
         perm, _ = R.reorder_permutation(csr, "jaccard")
         t_j = time.perf_counter() - t
         t = time.perf_counter()
-        order = matching_order(sym.sptr, sym.sidx, sym.deg, args.rounds, args.cap)
+        order = matching_order(sym.sptr, sym.sidx, sym.deg, args.rounds, args.cap,
+                               args.window, args.all_pairs)
         t_m = time.perf_counter() - t
         if not np.array_equal(np.sort(order), np.arange(sym.n)):
             raise SystemExit(f"{name}: the grouping is not a permutation")

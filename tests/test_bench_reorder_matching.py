@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import gblas as gb
 from gblas.formats.bvss import reorder as R  # noqa: N812
@@ -15,18 +16,26 @@ from gblas.formats.bvss import reorder as R  # noqa: N812
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import reorder_matching  # noqa: E402
 
+# the proposals: exact counts (window 0), or sampled from a hashed order of each row, with
+# the greedy matching over each group's best or over every candidate pair
+VARIANTS = pytest.mark.parametrize("window, all_pairs", [(0, False), (8, False), (8, True)])
 
-def _order(A: gb.Matrix) -> tuple[np.ndarray, R._Sym]:  # noqa: N803
+
+def _order(A: gb.Matrix, window: int = 0,  # noqa: N803
+           all_pairs: bool = False) -> tuple[np.ndarray, R._Sym]:
     sym = R._Sym(A._csr())
-    return reorder_matching.matching_order(sym.sptr, sym.sidx, sym.deg, 4, 64), sym
+    return reorder_matching.matching_order(sym.sptr, sym.sidx, sym.deg, 4, 64, window,
+                                           all_pairs), sym
 
 
-def test_a_permutation_on_kronecker() -> None:
-    order, sym = _order(gb.generators.kronecker(9, seed=3))
+@VARIANTS
+def test_a_permutation_on_kronecker(window: int, all_pairs: bool) -> None:
+    order, sym = _order(gb.generators.kronecker(9, seed=3), window, all_pairs)
     assert np.array_equal(np.sort(order), np.arange(sym.n))
 
 
-def test_twins_share_a_block() -> None:
+@VARIANTS
+def test_twins_share_a_block(window: int, all_pairs: bool) -> None:
     """Groups of 8 vertices with one neighbourhood each (scattered ids): each group must
     end up in one block of 8, so every row of a hub costs one slice per group."""
     rng = np.random.default_rng(0)
@@ -42,7 +51,7 @@ def test_twins_share_a_block() -> None:
                 rows += [m, h]
                 cols += [h, m]
     A = gb.Matrix.from_coo(rows, cols, True, nrows=n, ncols=n)  # noqa: N806
-    order, _ = _order(A)
+    order, _ = _order(A, window, all_pairs)
     pos = np.empty(n, np.int64)
     pos[order] = np.arange(n)
     for g in range(ngroups):
