@@ -32,9 +32,15 @@ from typing import Any
 import common
 import numba
 import numpy as np
-from reorder_matching import _mix
 
 from gblas.formats.bvss import reorder as R  # noqa: N812
+
+
+def _mix(x: Any) -> Any:
+    """splitmix64's finaliser on uint64 arrays (a hash that orders groups at random)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
 
 
 def _by(xp: Any, *keys: Any) -> Any:

@@ -35,6 +35,7 @@ from typing import Any
 
 import numba
 import numpy as np
+from reorder_device import _candidates
 
 import gblas as gb
 from gblas.formats.bvss import reorder as R  # noqa: N812
@@ -85,18 +86,11 @@ def _propose(gptr: Any, gidx: Any, gsize: Any, member_of: Any, sptr: Any, sidx: 
     return best, score
 
 
-def _mix(x: Any) -> Any:
-    """splitmix64's finaliser on uint64 arrays (a hash that orders groups at random)."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-def _propose_sampled(gptr: Any, gsize: Any, member_of: Any, sptr: Any, sidx: Any,
+def _propose_sampled(gsize: Any, member_of: Any, sptr: Any, sidx: Any,
                      maxsize: int, open_: Any, window: int, seed: int,
                      all_pairs: bool = False) -> tuple[Any, ...]:
     """The proposals of :func:`_propose` from a bounded sample of the pairs, in array
-    operations only (sorts, unique, segment maxima: what a device does with CuPy): each
+    operations only (reorder_device._candidates: what a device does with CuPy): each
     row lists its distinct open groups in the order of a hash of the group (a new hash
     every round), and only groups at most ``window`` apart in that order become
     candidates; a pair's shared rows are counted over the rows where it was a candidate
@@ -105,31 +99,12 @@ def _propose_sampled(gptr: Any, gsize: Any, member_of: Any, sptr: Any, sidx: Any
     every candidate pair instead of each group's best."""
     n, ng = sptr.shape[0] - 1, gsize.shape[0]
     rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(sptr))
-    grp = member_of[sidx]
-    keep = open_[grp]
-    rows, grp = rows[keep], grp[keep]
-    h = _mix(grp.astype(np.uint64) ^ np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64))
-    order = np.lexsort((h, rows))  # by row, then by the hash of the group
-    rows, grp, h = rows[order], grp[order], h[order]
-    first = np.ones(rows.shape[0], bool)  # one entry per (row, group)
-    first[1:] = (rows[1:] != rows[:-1]) | (grp[1:] != grp[:-1])
-    rows, grp = rows[first], grp[first]
-    a_all, b_all = [], []
-    for d in range(1, window + 1):
-        same = rows[d:] == rows[:-d]
-        a, b = grp[:-d][same], grp[d:][same]
-        fits = gsize[a] + gsize[b] <= maxsize
-        a_all.append(np.minimum(a, b)[fits])
-        b_all.append(np.maximum(a, b)[fits])
-    a, b = np.concatenate(a_all), np.concatenate(b_all)
+    a, b, sc = _candidates(np, rows, sidx.astype(np.int64), member_of, ng, open_, gsize,
+                           maxsize, window, seed, n)
     best = np.full(ng, -1, np.int64)
     score = np.zeros(ng)
-    if a.shape[0] == 0:
-        return (best, score) if not all_pairs else (a, b, np.zeros(0))
-    key, cnt = np.unique(a * ng + b, return_counts=True)
-    a, b = key // ng, key % ng
-    width = np.diff(gptr)
-    sc = cnt / (width[a] + width[b] - cnt)
+    if a.shape[0] == 0 and not all_pairs:
+        return best, score
     if all_pairs:
         return a, b, sc
     # every group's best partner: its pairs by (group, score descending, partner)
@@ -190,7 +165,7 @@ def matching_order(sptr: Any, sidx: Any, deg: Any, rounds: int, cap: int,
                 member_of[g] = gi
             gptr, gidx = _union_rows(groups, sptr, sidx)
             if window and all_pairs:  # the greedy matching over every candidate pair
-                a, b, sc = _propose_sampled(gptr, gsize, member_of, sptr, sidx, maxsize,
+                a, b, sc = _propose_sampled(gsize, member_of, sptr, sidx, maxsize,
                                             gsize < maxsize, window, maxsize * 16 + rnd, True)
                 taken = np.zeros(len(groups), bool)
                 merged = []
@@ -201,7 +176,7 @@ def matching_order(sptr: Any, sidx: Any, deg: Any, rounds: int, cap: int,
                 groups = merged + [g for gi, g in enumerate(groups) if not taken[gi]]
                 continue
             if window:
-                best, score = _propose_sampled(gptr, gsize, member_of, sptr, sidx, maxsize,
+                best, score = _propose_sampled(gsize, member_of, sptr, sidx, maxsize,
                                                gsize < maxsize, window, maxsize * 16 + rnd)
             else:
                 best, score = _propose(gptr, gidx, gsize, member_of, sptr, sidx, cap,
