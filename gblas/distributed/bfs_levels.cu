@@ -51,8 +51,9 @@
 //   newbits, exchanged and unpacked as any level, which takes level 1's direction.
 // Peer mode's buffer rule: a process rewrites its buffer of level s only in level s + 2's
 // kernels or later, after its unpack of level s + 1 has seen every peer's flag reach s + 1,
-// which a peer sets only after its own unpack of level s (the last read of that buffer);
-// so every level signals and every unpack waits, also after the search's end.
+// which a peer sets only after its own last reads of that buffer (its unpack of level s and
+// its queue of level s + 1); so every level signals and every unpack waits, also after the
+// search's end.
 // Every loop is grid-stride (warp-strided where a warp cooperates): correct for any grid.
 
 #include "bfs_rule.cuh"
