@@ -19,8 +19,9 @@ candidates") stated with whole-array operations only, so that CuPy runs it as it
 * the groups below 8 are packed into blocks of 8 on the host (first fit, in the order of
   their highest degree; a loop over the groups), and the order lists every block's vertices.
 
-Prints, per graph, the slices of the identity, the shipped Jaccard greedy (CPU graphs only,
-``--jaccard``) and this grouping, and this grouping's time with the device synchronised.
+Prints, per graph, the slices of the identity, the shipped Jaccard greedy (``--jaccard``,
+on the host) and this grouping, this grouping's time with the device synchronised, and
+from a second run its split into candidates, matching, merges and packing.
 """
 
 from __future__ import annotations
@@ -161,10 +162,29 @@ def _pack(gsize: Any, gdeg: Any) -> Any:
     return start
 
 
+class _Phases:
+    """Seconds spent in each named phase, the device synchronised at each boundary (only
+    when asked: the syncs cost time of their own)."""
+
+    def __init__(self, sync: Any = None) -> None:
+        self.sync, self.secs = sync, {}
+        self._t = time.perf_counter()
+
+    def mark(self, name: str) -> None:
+        if self.sync is None:
+            return
+        self.sync()
+        t = time.perf_counter()
+        self.secs[name] = self.secs.get(name, 0.0) + t - self._t
+        self._t = t
+
+
 def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
-                   rounds: int = 4) -> np.ndarray:
+                   rounds: int = 4, phases: _Phases | None = None) -> np.ndarray:
     """The vertex order (``order[p]`` = the vertex at position p), as a host array, from
-    the symmetric pattern (``sptr``, ``sidx``, ``deg``: arrays of ``xp``)."""
+    the symmetric pattern (``sptr``, ``sidx``, ``deg``: arrays of ``xp``). ``phases``
+    collects the time of the candidates, the matching, the merges and the packing."""
+    ph = phases or _Phases()
     n = int(deg.shape[0])
     rows = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(sptr).astype(np.int64))
     cols = sidx.astype(np.int64)
@@ -174,7 +194,9 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
             gsize = xp.bincount(member, minlength=ng)
             a, b, sc = _candidates(xp, rows, cols, member, ng, gsize < maxsize, gsize,
                                    maxsize, window, maxsize * 16 + rnd, n)
+            ph.mark("candidates")
             ma, mb = _match(xp, a, b, sc, ng)
+            ph.mark("matching")
             if ma.shape[0] == 0:
                 continue
             newid = xp.arange(ng, dtype=np.int64)
@@ -184,6 +206,7 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
             used[member] = 1
             remap = xp.cumsum(used) - 1
             member, ng = remap[member], int(used.sum())
+            ph.mark("merges")
     gsize = xp.bincount(member, minlength=ng)
     gdeg = xp.zeros(ng, dtype=np.int64)  # the largest degree of each group, by a sort
     d = deg.astype(np.int64)
@@ -193,7 +216,9 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
     gdeg[member[o][first]] = d[o][first]
     start = _pack(_host(gsize), _host(gdeg))
     member_h = _host(member)
-    return np.lexsort((np.arange(n), start[member_h]))  # by block position, then by id
+    order = np.lexsort((np.arange(n), start[member_h]))  # by block position, then by id
+    ph.mark("packing")
+    return order
 
 
 def _host(x: Any) -> np.ndarray:
@@ -220,8 +245,8 @@ def main() -> None:
             return None
     warm = R._Sym(common.load_graph("kron:8")._csr())  # Numba's and CuPy's compilation
     grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp)
-    print("| graph | n | identity slices | jaccard | grouping | s |")
-    print("|---|--:|--:|--:|--:|--:|")
+    print("| graph | n | identity slices | jaccard | grouping | s | s by phase |")
+    print("|---|--:|--:|--:|--:|--:|---|")
     for spec in args.graphs:
         A = common.load_graph(spec)  # noqa: N806
         csr = A._csr()
@@ -232,6 +257,9 @@ def main() -> None:
         order = grouping_order(sptr, sidx, deg, xp, args.window, args.rounds)
         sync()
         secs = time.perf_counter() - t
+        phases = _Phases(sync)  # a second run for the split (synchronised at each phase)
+        grouping_order(sptr, sidx, deg, xp, args.window, args.rounds, phases)
+        split = ", ".join(f"{k} {v:.2f}" for k, v in phases.secs.items())
         base = R.count_slices(csr)
         ratio = R.count_slices(R.permute_csr(csr, order)) / base
         jac = "-"
@@ -239,7 +267,7 @@ def main() -> None:
             perm, _ = R.reorder_permutation(csr, "jaccard")
             jac = f"{R.count_slices(R.permute_csr(csr, perm)) / base:.3f}"
         print(f"| {common.graph_label(spec)} | {sym.n} | {base} | {jac} | {ratio:.3f} | "
-              f"{secs:.2f} |", flush=True)
+              f"{secs:.2f} | {split} |", flush=True)
 
 
 if __name__ == "__main__":
