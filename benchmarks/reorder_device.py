@@ -36,12 +36,7 @@ import numpy as np
 
 from gblas.formats.bvss import reorder as R  # noqa: N812
 
-
-def _mix(x: Any) -> Any:
-    """splitmix64's finaliser on uint64 arrays (a hash that orders groups at random)."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
+_mix = R._mix.py_func  # splitmix64's finaliser, here on NumPy or CuPy arrays
 
 
 def _by(xp: Any, *keys: Any) -> Any:

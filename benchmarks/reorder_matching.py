@@ -163,7 +163,6 @@ def matching_order(sptr: Any, sidx: Any, deg: Any, rounds: int, cap: int,
             member_of = np.empty(n, np.int64)
             for gi, g in enumerate(groups):
                 member_of[g] = gi
-            gptr, gidx = _union_rows(groups, sptr, sidx)
             if window and all_pairs:  # the greedy matching over every candidate pair
                 a, b, sc = _propose_sampled(gsize, member_of, sptr, sidx, maxsize,
                                             gsize < maxsize, window, maxsize * 16 + rnd, True)
@@ -178,7 +177,8 @@ def matching_order(sptr: Any, sidx: Any, deg: Any, rounds: int, cap: int,
             if window:
                 best, score = _propose_sampled(gsize, member_of, sptr, sidx, maxsize,
                                                gsize < maxsize, window, maxsize * 16 + rnd)
-            else:
+            else:  # the exact counts read the groups' neighbour unions
+                gptr, gidx = _union_rows(groups, sptr, sidx)
                 best, score = _propose(gptr, gidx, gsize, member_of, sptr, sidx, cap,
                                        maxsize, gsize < maxsize)
             taken = np.zeros(len(groups), bool)

@@ -24,7 +24,7 @@ class PeerWords:
     """This process's arrays (``arrays[b]``, ``flag``) and the device addresses of every
     process's, by rank (``parts(b)``, ``flags``: uint64 device arrays for the kernels)."""
 
-    def __init__(self, comm: Any, words: int, nbuf: int, mem: Any, bases: list[int],  # noqa: PLR0913
+    def __init__(self, words: int, nbuf: int, mem: Any, bases: list[int],
                  opened: list[int]) -> None:
         import cupy as cp  # noqa: PLC0415
 
@@ -38,7 +38,6 @@ class PeerWords:
         self._parts = [cp.asarray(np.array([x + b * nbytes for x in bases], dtype=np.uint64))
                        for b in range(nbuf)]
         self.flags = cp.asarray(np.array([x + nbuf * nbytes for x in bases], dtype=np.uint64))
-        self.rank = comm.rank
 
     def parts(self, b: int) -> Any:
         """The addresses of every process's array ``b``, by rank."""
@@ -110,7 +109,7 @@ def peer_words(comm: Any, words: int, nbuf: int = 2) -> PeerWords | None:
         for ptr in opened:
             cp.cuda.runtime.ipcCloseMemHandle(ptr)
         return None
-    return PeerWords(comm, words, nbuf, mem, bases, opened)
+    return PeerWords(words, nbuf, mem, bases, opened)
 
 
 __all__ = ["PeerWords", "peer_words"]
