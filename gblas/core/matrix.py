@@ -451,7 +451,13 @@ class Matrix(MatrixLike):
     @classmethod
     def from_scipy_sparse(cls, S: Any, *, dtype: Any = None, dup_op: Any = None,  # noqa: N803
                           name: str | None = None, device: str | None = None) -> Matrix:
-        """From any SciPy sparse matrix or array (duplicates need ``dup_op``)."""
+        """From any SciPy sparse matrix or array (duplicates need ``dup_op``). A CSR or CSC
+        matrix in SciPy's canonical form (sorted, no duplicates) is copied as it is, straight
+        to ``device`` (no sort; on a GPU its int32 column ids are uploaded as they are)."""
+        dev = normalize_device(device)
+        csr = ops.build.csr_from_scipy(S, dtype, dev)
+        if csr is not None:
+            return cls._from_csr(csr, dev, name)
         coo = S.tocoo()
         return cls.from_coo(coo.row, coo.col, coo.data, dtype, nrows=coo.shape[0],
                             ncols=coo.shape[1], dup_op=dup_op, name=name, device=device)

@@ -135,6 +135,43 @@ class TestConstruction:
         A = Matrix.from_scipy_sparse(S, dup_op=binary.plus)
         assert entries(A) == {(0, 1): 3, (1, 0): 3}
 
+    def test_from_scipy_sparse_canonical_copied_as_is(self):
+        """A canonical CSR/CSC matrix skips the COO build: same matrix as the COO path,
+        arrays copied (changing the SciPy matrix afterwards changes nothing), the dtype
+        asked for; a non-canonical one (unsorted rows, duplicates) still goes through the
+        build; column ids outside the shape raise before anything is built."""
+        from gblas.ops import build
+
+        rng = np.random.default_rng(3)
+        S = sp.random(40, 30, density=0.2, format="csr", random_state=rng)
+        assert S.has_canonical_format
+        ref = Matrix.from_coo(*(lambda c: (c.row, c.col, c.data))(S.tocoo()), nrows=40,
+                              ncols=30)
+        for src in (S, S.tocsc(), sp.csr_array(S)):
+            assert build.csr_from_scipy(src, None, "cpu") is not None
+            assert Matrix.from_scipy_sparse(src).isequal(ref)
+        A = Matrix.from_scipy_sparse(S, dtype=np.float32)
+        assert A.dtype == gb.FP32 and A.nvals == S.nnz
+        keep = S.copy()
+        S.data[:] = 7.0
+        S.indices[:] = 0
+        assert A.isequal(Matrix.from_scipy_sparse(keep, dtype=np.float32))
+        # unsorted columns in a row: not canonical, the build sorts them
+        U = sp.csr_matrix((np.array([2.0, 1.0]), np.array([2, 0]), np.array([0, 2, 2])),
+                          shape=(2, 3))
+        assert build.csr_from_scipy(U, None, "cpu") is None
+        assert entries(Matrix.from_scipy_sparse(U)) == {(0, 0): 1.0, (0, 2): 2.0}
+        # duplicates in CSR: the build asks for dup_op
+        D = sp.csr_matrix((np.array([1.0, 2.0]), np.array([1, 1]), np.array([0, 2])),
+                          shape=(1, 2))
+        with pytest.raises(InvalidValue, match="dup_op"):
+            Matrix.from_scipy_sparse(D)
+        assert entries(Matrix.from_scipy_sparse(D, dup_op=binary.plus)) == {(0, 1): 3.0}
+        # a column id beyond the shape (SciPy checks it only on request)
+        B = sp.csr_matrix((np.array([1.0]), np.array([5]), np.array([0, 1])), shape=(1, 3))
+        with pytest.raises(gb.exceptions.IndexOutOfBound, match="outside 0 to 2"):
+            Matrix.from_scipy_sparse(B)
+
     def test_from_networkx(self):
         G = nx.DiGraph()
         G.add_edge(0, 1, weight=2.5)
