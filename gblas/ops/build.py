@@ -94,42 +94,60 @@ def build_matrix_csr(rows: Any, cols: Any, values: Any, dtype: Any, nrows: int |
 
 
 def csr_from_scipy(S: Any, dtype: Any, device: str) -> CSR | None:  # noqa: N803
-    """A SciPy CSR or CSC matrix in canonical form (rows sorted, no duplicates: SciPy's own
-    check) as a CSR on ``device`` without the COO build's sort; None for anything else
-    (the caller builds from COO, which applies ``dup_op``). The arrays are copied. On a
-    GPU the column ids travel as SciPy holds them (int32 for most matrices: half the bytes
-    of int64) and are widened there; the int32 copy is kept as the CSR's ``indices32``,
+    """A SciPy CSR or CSC matrix in canonical form (rows sorted, no duplicates) as a CSR on
+    ``device`` without the COO build's sort; None for anything else (the caller builds from
+    COO, which applies ``dup_op``). The arrays are copied. On a GPU nothing is copied on the
+    host: the arrays travel as SciPy holds them (column ids mostly int32: half the bytes of
+    int64; pages the host never touched again), the form is checked there, and the ids
+    widened and the values cast there; the int32 copy is kept as the CSR's ``indices32``,
     which the GPU kernels read."""
     if getattr(S, "format", None) not in ("csr", "csc") or S.ndim != 2:
         return None
     if S.format == "csc":
         S = S.tocsr()  # noqa: N806 - SciPy's O(nnz) pass; keeps duplicates, which fail below
-    if not S.has_canonical_format:
-        return None
     nrows, ncols = (int(x) for x in S.shape)
     ptr, idx = S.indptr, S.indices
     if idx.dtype.kind not in "iu" or ptr.shape[0] != nrows + 1:
         return None
     dt = lookup_dtype(dtype if dtype is not None else S.data.dtype)
-    vals = S.data.astype(dt.np_type)  # a copy: the user's matrix stays theirs
     if ptr.shape[0] and (int(ptr[0]) != 0 or int(ptr[-1]) != idx.shape[0]):
         raise InvalidValue(f"the SciPy matrix's indptr runs from {int(ptr[0])} to "
                            f"{int(ptr[-1])}, expected 0 to its {idx.shape[0]} entries")
     if device == "cpu":
+        if not S.has_canonical_format:  # (SciPy's one pass, remembered on S)
+            return None
         indices = idx.astype(np.int64)
         _column_range(indices, ncols)
-        return CSR(nrows, ncols, ptr.astype(np.int64), indices, vals, dt)
+        return CSR(nrows, ncols, ptr.astype(np.int64), indices, S.data.astype(dt.np_type),
+                   dt)
     from .._device import move_array  # noqa: PLC0415
 
-    narrow = idx.dtype == np.int32 and ncols < 2**31
-    dev_idx = move_array(np.ascontiguousarray(idx), device)
+    dev_ptr = move_array(ptr, device).astype(np.int64, copy=False)
+    dev_idx = move_array(idx, device)
+    if not _canonical(dev_ptr, dev_idx):
+        return None
     indices = dev_idx.astype(np.int64)
     _column_range(indices, ncols)
-    csr = CSR(nrows, ncols, move_array(ptr.astype(np.int64), device), indices,
-              move_array(vals, device), dt)
-    if narrow:  # (a fresh device copy: nothing else holds it)
+    csr = CSR(nrows, ncols, dev_ptr, indices,
+              move_array(S.data, device).astype(dt.np_type, copy=False), dt)
+    if dev_idx.dtype == np.int32:  # (a fresh device copy: nothing else holds it)
         csr.__dict__["_indices32"] = dev_idx
     return csr
+
+
+def _canonical(ptr: Any, idx: Any) -> bool:
+    """Whether CSR arrays (on any device) have non-decreasing row pointers and strictly
+    increasing column ids within each row: SciPy's canonical form, checked in one pass."""
+    from ..backend.keys import xp_of  # noqa: PLC0415
+
+    xp = xp_of(ptr)
+    ok = xp.all(ptr[1:] >= ptr[:-1])
+    if idx.shape[0] > 1:
+        first = xp.zeros(idx.shape[0], dtype=bool)  # entries that start a row
+        starts = ptr[:-1]
+        first[starts[starts < idx.shape[0]]] = True
+        ok &= xp.all((idx[1:] > idx[:-1]) | first[1:])
+    return bool(ok)
 
 
 def _column_range(indices: Any, ncols: int) -> None:

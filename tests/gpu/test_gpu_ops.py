@@ -87,6 +87,46 @@ def test_construct_and_move() -> None:
     np.testing.assert_array_equal(A.to_dense(0), B.to_dense(0))
 
 
+def test_from_scipy_sparse_straight_to_the_gpu() -> None:
+    """A canonical SciPy matrix goes to the GPU as it is (int32 ids kept as indices32, int64
+    ones widened there, the dtype cast there) and equals the CPU build; a non-canonical one
+    goes through the COO build; bad column ids raise; moving a CSR that keeps int32 ids
+    uploads those."""
+    import scipy.sparse as sp
+
+    from gblas.exceptions import IndexOutOfBound, InvalidValue
+
+    rng = np.random.default_rng(5)
+    S = sp.random(300, 200, density=0.05, format="csr", random_state=rng)
+    for src, dtype in ((S, None), (S.tocsc(), np.float32), (sp.csr_array(S), np.int64)):
+        A = Matrix.from_scipy_sparse(src, dtype=dtype, device="cuda")
+        ref = Matrix.from_scipy_sparse(src, dtype=dtype)
+        assert A.device == GPU and A.dtype == ref.dtype and A.isequal(ref.to(GPU))
+        csr = A._csr()
+        assert csr.indices.dtype == np.int64 and csr.__dict__["_indices32"].dtype == np.int32
+        np.testing.assert_array_equal(csr.indices32().get(), csr.indices.get())
+    wide = S.copy()
+    wide.indices = wide.indices.astype(np.int64)
+    wide.indptr = wide.indptr.astype(np.int64)
+    B = Matrix.from_scipy_sparse(wide, device="cuda")
+    assert B.isequal(Matrix.from_scipy_sparse(S).to(GPU))
+    assert "_indices32" not in B._csr().__dict__
+    U = sp.csr_matrix((np.array([2.0, 1.0]), np.array([2, 0]), np.array([0, 2, 2])),
+                      shape=(2, 3))
+    assert Matrix.from_scipy_sparse(U, device="cuda").to("cpu").to_coo()[1].tolist() == [0, 2]
+    D = sp.csr_matrix((np.array([1.0, 2.0]), np.array([1, 1]), np.array([0, 2])), shape=(1, 2))
+    with pytest.raises(InvalidValue, match="dup_op"):
+        Matrix.from_scipy_sparse(D, device="cuda")
+    bad = sp.csr_matrix((np.array([1.0]), np.array([5]), np.array([0, 1])), shape=(1, 3))
+    with pytest.raises(IndexOutOfBound, match="outside 0 to 2"):
+        Matrix.from_scipy_sparse(bad, device="cuda")
+    host = Matrix.from_scipy_sparse(S)
+    host._csr().indices32()  # kept on the host representation: .to uploads it
+    moved = host.to(GPU)._csr()
+    assert moved.__dict__["_indices32"].dtype == np.int32 and moved.indices.dtype == np.int64
+    np.testing.assert_array_equal(moved.indices.get(), S.indices)
+
+
 def test_mixing_devices_is_an_error() -> None:
     A = Matrix.from_coo([0], [0], [1.0], nrows=2, ncols=2)
     u = Vector.from_coo([0], [1.0], size=2, device="cuda")
