@@ -52,8 +52,8 @@
 //         visited in-neighbour further up), so it is the smallest parent one level up;
 //   then dbfs_unpack ORs every process's new words into vis, sums the counts and takes the
 //   next direction (st): after an NCCL all-gather of the words, or in peer mode after
-//   dbfs_signal has published the level's sequence number in the process's flag and the
-//   unpack has waited for every peer's (then the peers' words are read over NVLink). Level
+//   publishing the level's sequence number in the process's flag and waiting for every
+//   peer's (then the peers' words are read over NVLink). Level
 //   0 (dbfs_start) is the source's bit and its out-degree (the sum of its C-degrees) in its
 //   newbits, exchanged and unpacked as any level, which takes level 1's direction.
 // Peer mode's buffer rule: a process rewrites its buffer of level s only in level s + 2's
@@ -518,22 +518,18 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
   db_add_counts(tail, nfound, 0ULL, lane);
 }
 
-// Peer mode, after a level's kernels: its sequence number in the process's flag, which the
-// peers' unpacks wait for (the fence: the level's words are visible before the flag). One
-// thread: a system fence in every block of the unpack instead made a level at P = 2 ~0.04
-// ms slower (kron:26, two H200).
-extern "C" __global__ void dbfs_signal(long long* flag, long long seq) {
-  __threadfence_system();
-  *(volatile long long*)flag = seq;
-}
-
-// Peer mode: thread 0 of each block waits until every peer's flag reaches seq (so their
-// words of that level are complete); on a wait longer than DB_WAIT_NS it marks the state
-// stalled and stops waiting. Then the whole block goes on.
+// Peer mode, in the unpack after a level's kernels: thread 0 of each block publishes the
+// level's sequence number in the process's flag (the fence first: the level's words, which
+// the kernels before wrote, are visible before it; every block writes it, so none waits for
+// another to be scheduled), then waits until every peer's flag reaches seq (their words of
+// that level are complete); on a wait longer than DB_WAIT_NS it marks the state stalled and
+// stops waiting. Then the whole block goes on.
 __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restrict__ flags,
                                               int nparts, int me, long long seq,
                                               long long* st) {
   if (threadIdx.x == 0) {
+    __threadfence_system();
+    *(volatile long long*)flags[me] = seq;
     for (int p = 0; p < nparts; ++p) {
       if (p == me) continue;
       const volatile long long* f = (const volatile long long*)flags[p];
@@ -563,7 +559,8 @@ __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restri
 // level, wmax words, holding the last level's: its summary's groups and the summary after a
 // push, its nw words after a pull; its counts; not the flag, which that level's push or pull
 // writes) and the queue's counters (`clear`, read last by this level's push). In peer mode
-// (`flags`: the P flags' addresses) the block first waits for the peers' level `seq`. After the end it only waits and zeroes: a thread that reads the done flag thread 0
+// (`flags`: the P flags' addresses) the block first publishes level `seq` and waits for the
+// peers'. After the end it only waits and zeroes: a thread that reads the done flag thread 0
 // has just set skips its share of vis, which the finished search no longer reads.
 extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ parts,
                                        long long wmax, long long nw,

@@ -122,7 +122,7 @@ def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
         src = inline_includes(Path(__file__).parent / "bfs_levels.cu")
         mod = cp.RawModule(code=src, options=("-std=c++17",))
         kerns = {k: mod.get_function(f"dbfs_{k}")
-                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack", "signal")}
+                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack")}
         grids = {}
         for name, kern in kerns.items():
             per_sm, sms = occupancy(kern, device_id)
@@ -320,11 +320,9 @@ class _Level:
         if self.mode in ("nccl", "mpi"):
             comm.allgather_equal(nb, self.gathered)
         slot = k % _RING
-        if self.gpu:
+        if self.gpu:  # (peer mode: the unpack publishes the level and waits for the peers')
             import cupy as cp  # noqa: PLC0415
 
-            if self.peer is not None:  # the level published; the unpack waits for the peers'
-                self.kerns["signal"]((1,), (1,), (self.peer.flag, np.int64(self.seq)))
             self.last = self.parts[b]
             un = self.launches["unpack"]
             un.set(parts=_ptr(self.last), next=_ptr(nxt), k=k, seq=self.seq)
