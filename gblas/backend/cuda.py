@@ -1,5 +1,5 @@
 """CUDA plumbing shared by the formats and the array algebra: the memoised RawModule factory,
-the launch shape, launches with packed arguments, and the segmented reduction.
+the launch shape, and the segmented reduction.
 
 Every ``.cu`` file is compiled with the generated semiring functors prepended
 (``gblas.semirings.codegen_cuda``); each instantiation (kernel, opcodes, types) is compiled
@@ -9,16 +9,13 @@ caches the cubin on disk), as cupyx.scipy.sparse does.
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import re
-import threading
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..exceptions import InvalidValue
 from ..semirings.codegen_cuda import c_type, functor_source
 
 BLOCK = 256
@@ -29,66 +26,6 @@ def _cp() -> Any:
     import cupy  # noqa: PLC0415 - only imported when a GPU kernel runs
 
     return cupy
-
-
-class PackedLaunch:
-    """Launches of one kernel from an argument buffer packed once (ctypes): a value is
-    written in place (``launch[i] = value``, or all of them by a call) and the driver gets
-    the pointer array, where CuPy's kernel call converts every argument object each time
-    (~0.5-1 µs an argument on the H100's host: 30 arguments of bfs_fused took 20-35 µs of
-    a search; a level of the distributed BFS launches four kernels of ~15). ``types``: one
-    letter per parameter, ``p`` a device pointer (give ``array.data.ptr``), ``q`` int64,
-    ``i`` int32, ``d`` double; ``names``: the parameters' names (space-separated) for
-    ``set(name=value)``. ``cooperative``: cuLaunchCooperativeKernel. Without the driver
-    entry point (older CuPy) it calls the kernel through CuPy."""
-
-    _CTYPES = {"p": ctypes.c_uint64, "q": ctypes.c_int64, "i": ctypes.c_int32,
-               "d": ctypes.c_double}
-    _NUMPY = {"p": np.uint64, "q": np.int64, "i": np.int32, "d": np.float64}
-
-    def __init__(self, kern: Any, types: str, cooperative: bool = False,
-                 names: str = "") -> None:
-        self.kern = kern
-        self.types = types
-        self.index = {x: i for i, x in enumerate(names.split())}
-        self.cooperative = cooperative
-        self.vals = [self._CTYPES[t]() for t in types]
-        self.ptrs = (ctypes.c_void_p * len(types))(*(ctypes.addressof(v) for v in self.vals))
-        drv = _cp().cuda.driver
-        self.driver = getattr(drv, "launchCooperativeKernel" if cooperative
-                              else "launchKernel", None)
-        self.lock = threading.Lock()  # a call's values and launch, for shared instances
-
-    def __setitem__(self, i: int, value: Any) -> None:
-        self.vals[i].value = value
-
-    def set(self, **values: Any) -> None:
-        """Values by parameter name."""
-        for name, value in values.items():
-            self.vals[self.index[name]].value = value
-
-    def launch(self, grid: int, block: int) -> None:
-        """One launch with the values written so far, on the current stream (the driver
-        copies them: the buffer may change right after)."""
-        stream = _cp().cuda.get_current_stream().ptr
-        if self.driver is None:
-            self.kern((grid,), (block,), tuple(self._NUMPY[t](v.value) for t, v in
-                                               zip(self.types, self.vals, strict=True)))
-        elif self.cooperative:
-            self.driver(self.kern.kernel.ptr, grid, 1, 1, block, 1, 1, 0, stream,
-                        ctypes.addressof(self.ptrs))
-        else:
-            self.driver(self.kern.kernel.ptr, grid, 1, 1, block, 1, 1, 0, stream,
-                        ctypes.addressof(self.ptrs), 0)
-
-    def __call__(self, grid: int, block: int, args: tuple[Any, ...]) -> None:
-        """Every value written, then one launch (safe for an instance shared by threads)."""
-        if len(args) != len(self.types):
-            raise InvalidValue(f"{len(self.types)} kernel arguments expected, got {len(args)}")
-        with self.lock:
-            for v, a in zip(self.vals, args, strict=True):
-                v.value = a
-            self.launch(grid, block)
 
 
 _INCLUDE = re.compile(r'^#include "([^"]+)"[ \t]*$', re.M)

@@ -19,18 +19,11 @@
 //                   the vertex (no level array to reset: a search starts with n/8 + n_local
 //                   bytes of stores);
 //   newbits[2]      the block's words of the new frontier of the level of sequence number
-//                   s (levels counted over all searches) in newbits[s & 1], wtot uint32
-//                   words alike on every process: the block's words [0, nw) (padded); the
-//                   summary [nw, nw + ns), ns = ceil(nw / 1024), whose bit g (word g >> 5,
-//                   bit g & 31) says a push set a bit in words [32g, 32g + 32); the flag
-//                   word wtot - 6, 1 when the summary holds (written by the push and level
-//                   0; the pull writes 0: then any word may be set); the tail, two uint64
-//                   counts at wtot - 4: the vertices found and (after a push) their
-//                   out-edges, exchanged with the words. The unpack of level s zeroes the
-//                   other buffer for level s + 1 (a level starts on zeroed words and
-//                   summary, no fill): after a push only the summary's groups, which is
-//                   also all the next queue and unpack read of it (a small frontier costs
-//                   no pass over the n/32 words; the pull's leaves every word to read);
+//                   s (levels counted over all searches) in newbits[s & 1], padded to the
+//                   same length on every process, then two uint64 counts (tail): the
+//                   vertices found and (after a push) their out-edges, exchanged with the
+//                   words; the unpack of level s zeroes the other buffer for level s + 1 (a
+//                   level starts on zeroed words, no fill);
 //   parts           the P processes' words of a level (device pointers as uint64): the
 //                   slices of the NCCL all-gather's buffer, or every process's own newbits
 //                   read in place (peer mode: CUDA IPC over NVLink, no collective);
@@ -52,8 +45,8 @@
 //         visited in-neighbour further up), so it is the smallest parent one level up;
 //   then dbfs_unpack ORs every process's new words into vis, sums the counts and takes the
 //   next direction (st): after an NCCL all-gather of the words, or in peer mode after
-//   publishing the level's sequence number in the process's flag and waiting for every
-//   peer's (then the peers' words are read over NVLink). Level
+//   dbfs_signal has published the level's sequence number in the process's flag and the
+//   unpack has waited for every peer's (then the peers' words are read over NVLink). Level
 //   0 (dbfs_start) is the source's bit and its out-degree (the sum of its C-degrees) in its
 //   newbits, exchanged and unpacked as any level, which takes level 1's direction.
 // Peer mode's buffer rule: a process rewrites its buffer of level s only in level s + 2's
@@ -73,7 +66,6 @@
 #define DB_HEAVY 1024   // in-degree from which a scanned row is split into chunks (phase A)
 #define DB_HCHUNK 512   // entries per chunk of such a row
 #define DB_INT_MAX 0x7fffffff
-#define DB_SUMMARY 6    // the flag word's distance from a buffer's end (the layout above)
 
 // The loop state (int64 words; bfs_levels.py reads a copy of them after each level)
 #define DS_DONE 0        // the search is over
@@ -94,36 +86,6 @@
 // The words of process p in a level's parts (device pointers as uint64).
 __device__ __forceinline__ const unsigned* db_part(const unsigned long long* parts, int p) {
   return (const unsigned*)parts[p];
-}
-
-// The words of a buffer's summary: a bit per group of 32 words.
-__device__ __forceinline__ long long db_nsum(long long nw) { return (nw + 1023) >> 10; }
-
-// A push set a bit in word wi of its buffer: the summary bit of wi's group (a probe first:
-// most finds land in groups already marked).
-__device__ __forceinline__ void db_mark(unsigned* summary, long long wi) {
-  unsigned* s = summary + (wi >> 10);
-  const unsigned b = 1u << ((wi >> 5) & 31);
-  if (!(__ldcg(s) & b)) atomicOr(s, b);
-}
-
-// f(p, w) for the words w of the groups marked in the summary of part p (base(p): its
-// words), every part: a warp a summary word, the lanes over a marked group's 32 words.
-// Warp-synchronous: every lane calls f, with w = -1 past the part's nw words.
-template <class B, class F>
-__device__ __forceinline__ void db_marked_words(B&& base, int nparts, long long nw, int lane,
-                                                long long gwarp, long long nwarps, F&& f) {
-  const long long ns = db_nsum(nw);
-  for (long long x = gwarp; x < ns * nparts; x += nwarps) {
-    const int p = (int)(x / ns);
-    const long long j = x - p * ns;
-    unsigned m = __ldcg(base(p) + nw + j);
-    while (m) {
-      const long long w = (((j << 5) + __ffs(m) - 1) << 5) + lane;
-      m &= m - 1;
-      f(p, w < nw ? w : -1LL);
-    }
-  }
 }
 
 // Whether a level's push (want_push) or pull kernel runs: the search is not over and the
@@ -233,15 +195,13 @@ extern "C" __global__ void dbfs_block_keys(const long long* __restrict__ t_ptr,
 }
 
 // Level 0: nothing reached but the source (out_bits), vis = {source}, par = INT_MAX (with
-// parents), the source's bit (and its group's summary bit) in its owner's newbits `nb`
-// (this level's buffer, zeroed by the last level's unpack or at allocation), the summary
-// flag, and the level's counts in its tail (the owner:
+// parents), the source's bit in its owner's newbits `nb` (this level's buffer, zeroed by
+// the last level's unpack or at allocation) and the level's counts in its tail (the owner:
 // one vertex; every process: the source's C-degree, which sum to its out-degree), and the
 // loop state before level 1 (mode 0 auto, 1 push only, 2 pull only); its unpack takes level
 // 1's direction.
 extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long long lo,
-                                      long long hi, long long nwords, long long nw,
-                                      long long wtot,
+                                      long long hi, long long nwords, long long wtot,
                                       long long source, int want_par, int mode, long long nvals,
                                       int* par, unsigned* vis, unsigned* nb,
                                       long long* st, long long* out_lv, bool* out_bits) {
@@ -257,12 +217,7 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
   for (long long w = tid; w < nwords; w += nth)
     vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
   if (tid == 0) {
-    if (owner) {
-      const long long wi = (source >> 5) - (lo >> 5);
-      nb[wi] = 1u << (source & 31);
-      nb[nw + (wi >> 10)] = 1u << ((wi >> 5) & 31);
-    }
-    nb[wtot - DB_SUMMARY] = 1u;
+    if (owner) nb[(source >> 5) - (lo >> 5)] = 1u << (source & 31);
     unsigned long long* tail = (unsigned long long*)(nb + wtot - 4);
     tail[0] = owner ? 1ULL : 0ULL;
     tail[1] = (unsigned long long)(c_ptr[source + 1] - c_ptr[source]);
@@ -274,12 +229,12 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
 }
 
 // The last level's frontier of every process (their words: part p's word j is global
-// word (offsets[p] >> 5) + j; a part is wmax words in the layout of newbits) as the push's
-// queue and chunks (push levels only); cnt was cleared by dbfs_unpack. A thread a word:
-// the marked groups' after a push, all nw of every part after a pull.
+// word (offsets[p] >> 5) + j; a part is wmax words, its last four the counts) as the
+// push's queue and chunks (push levels only); cnt was cleared by dbfs_unpack. A thread a
+// word.
 extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
                                       const unsigned long long* __restrict__ parts,
-                                      long long wmax, long long nw,
+                                      long long wmax,
                                       const long long* __restrict__ offsets, int nparts,
                                       int* q_out, long long* ch_out, unsigned long long* cnt,
                                       const long long* __restrict__ st) {
@@ -287,20 +242,7 @@ extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
-  if (__ldcg(db_part(parts, 0) + wmax - DB_SUMMARY)) {
-    db_marked_words([&](int p) { return db_part(parts, p); }, nparts, nw, lane, gwarp,
-                    nwarps, [&](int p, long long w) {
-      unsigned c = 0;
-      long long first = 0;
-      if (w >= 0) {
-        c = __ldcg(db_part(parts, p) + w);
-        first = ((offsets[p] >> 5) + w) << 5;
-      }
-      db_queue_bits(c_ptr, first, c, lane, q_out, ch_out, cnt);
-    });
-    return;
-  }
-  const long long total = nw * nparts;
+  const long long nw = wmax - 4, total = nw * nparts;
   for (long long base = gwarp * 32; base < total; base += nwarps * 32) {
     const long long x = base + lane;
     unsigned c = 0;
@@ -365,25 +307,22 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
 
 // Push level k: every unvisited out-neighbour lo + i of the frontier in the block is on
 // level k. The first lane to set its bit in newbits (zeroed; atomicOr's old word
-// says who was first; a probe first, hubs are reached by many edges) marks the word's group
-// in the summary, writes its level and counts it with its out-edges (A's row); with parents every frontier in-neighbour u
+// says who was first; a probe first, hubs are reached by many edges) writes its level and
+// counts it with its out-edges (A's row); with parents every frontier in-neighbour u
 // proposes itself (atomicMin, after a probe): the smallest wins, the one-process search's
 // parent.
-// (__launch_bounds__: 40 registers without spills, 6 blocks an SM; the summary's mark took
-// it to 48 and 5)
-extern "C" __global__ void __launch_bounds__(256, 6) dbfs_push(const long long* __restrict__ c_ptr,
+extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      const int* __restrict__ c_idx,
                                      const long long* __restrict__ a_ptr, long long lo, int k,
                                      int want_par, const int* __restrict__ queue,
                                      const long long* __restrict__ chunks,
                                      const unsigned long long* __restrict__ cnt,
                                      const unsigned* __restrict__ vis, int* par,
-                                     unsigned* newbits, long long nw, long long wtot,
+                                     unsigned* newbits, long long wtot,
                                      const long long* __restrict__ st, long long* out_lv,
                                      bool* out_bits) {
   if (!db_runs(st, true)) return;
   unsigned long long* tail = (unsigned long long*)(newbits + wtot - 4);
-  if (blockIdx.x == 0 && threadIdx.x == 0) newbits[wtot - DB_SUMMARY] = 1u;
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
@@ -394,11 +333,9 @@ extern "C" __global__ void __launch_bounds__(256, 6) dbfs_push(const long long* 
     const long long v = lo + i;
     if (db_seen(vis, v)) return;
     if (want_par && __ldcg(&par[i]) > u) atomicMin(&par[i], u);
-    const long long wi = (v >> 5) - w0;
-    unsigned* word = &newbits[wi];
+    unsigned* word = &newbits[(v >> 5) - w0];
     const unsigned bit = 1u << (v & 31);
     if (!(__ldcg(word) & bit) && !(atomicOr(word, bit) & bit)) {
-      db_mark(newbits + nw, wi);
       out_lv[i] = k;
       out_bits[i] = true;
       ++nfound;
@@ -432,7 +369,6 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
                                       long long* out_lv, bool* out_bits) {
   if (!db_runs(st, false)) return;
   unsigned long long* tail = (unsigned long long*)(newbits + wtot - 4);
-  if (blockIdx.x == 0 && threadIdx.x == 0) newbits[wtot - DB_SUMMARY] = 0u;  // no summary
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
@@ -518,18 +454,20 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
   db_add_counts(tail, nfound, 0ULL, lane);
 }
 
-// Peer mode, in the unpack after a level's kernels: thread 0 of each block publishes the
-// level's sequence number in the process's flag (the fence first: the level's words, which
-// the kernels before wrote, are visible before it; every block writes it, so none waits for
-// another to be scheduled), then waits until every peer's flag reaches seq (their words of
-// that level are complete); on a wait longer than DB_WAIT_NS it marks the state stalled and
-// stops waiting. Then the whole block goes on.
+// Peer mode, after a level's kernels: its sequence number in the process's flag, which the
+// peers' unpacks wait for (the fence: the level's words are visible before the flag).
+extern "C" __global__ void dbfs_signal(long long* flag, long long seq) {
+  __threadfence_system();
+  *(volatile long long*)flag = seq;
+}
+
+// Peer mode: thread 0 of each block waits until every peer's flag reaches seq (so their
+// words of that level are complete); on a wait longer than DB_WAIT_NS it marks the state
+// stalled and stops waiting. Then the whole block goes on.
 __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restrict__ flags,
                                               int nparts, int me, long long seq,
                                               long long* st) {
   if (threadIdx.x == 0) {
-    __threadfence_system();
-    *(volatile long long*)flags[me] = seq;
     for (int p = 0; p < nparts; ++p) {
       if (p == me) continue;
       const volatile long long* f = (const volatile long long*)flags[p];
@@ -549,51 +487,28 @@ __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restri
   __syncthreads();
 }
 
-// vis |= every process's new frontier words. Part p (parts[p], wmax words in the layout of
-// newbits) holds word (offsets[p] >> 5) + j of process p's block at j (bits outside the
-// block zero); after a push only the summary's groups are read (atomicOr: a global word at a
-// block boundary gets two parts' words), after a pull every word: a global word takes the
-// words of the blocks that overlap it. Thread 0 folds the summed counts of level k into the
-// loop state: the search ends when nothing was found or every vertex is reached, else it
-// takes level k + 1's direction. Also zeroes `next` (this process's newbits of the next
-// level, wmax words, holding the last level's: its summary's groups and the summary after a
-// push, its nw words after a pull; its counts; not the flag, which that level's push or pull
-// writes) and the queue's counters (`clear`, read last by this level's push). In peer mode
-// (`flags`: the P flags' addresses) the block first publishes level `seq` and waits for the
-// peers'. After the end it only waits and zeroes: a thread that reads the done flag thread 0
-// has just set skips its share of vis, which the finished search no longer reads.
+// vis |= every process's new frontier words. Part p (parts[p], wmax words) holds word
+// (offsets[p] >> 5) + j of process p's block at j (bits outside the block zero; its last
+// four words, the tail, are the part's counts); a global word takes the words of the blocks
+// that overlap it (two at a block boundary). Thread 0 folds the summed counts of level k
+// into the loop state: the search ends when nothing was found or every vertex is reached,
+// else it takes level k + 1's direction. Also zeroes `next` (this process's newbits of the
+// next level, wmax words) and the queue's counters (`clear`, read last by this level's
+// push). In peer mode (`flags`: the P flags' addresses) the block first waits for the peers'
+// level `seq`. After the end it only waits and zeroes: a thread that reads the done flag
+// thread 0 has just set skips its share of vis, which the finished search no longer reads.
 extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ parts,
-                                       long long wmax, long long nw,
-                                       const long long* __restrict__ offsets, int nparts,
-                                       long long n, unsigned* vis, unsigned long long* clear,
-                                       unsigned* next, long long* st, long long k,
-                                       double alpha, double beta1, double beta2,
+                                       long long wmax, const long long* __restrict__ offsets,
+                                       int nparts, long long n, unsigned* vis,
+                                       unsigned long long* clear, unsigned* next, long long* st,
+                                       long long k, double alpha, double beta1, double beta2,
                                        const unsigned long long* __restrict__ flags,
                                        long long seq, int me) {
   if (flags) db_wait_peers(flags, nparts, me, seq, st);
-  const int lane = threadIdx.x & 31;
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
-  const long long gwarp = tid >> 5, nwarps = nth >> 5;
-  if (next[wmax - DB_SUMMARY]) {  // the words of a push: its marked groups
-    const long long ns = db_nsum(nw);
-    for (long long j = gwarp; j < ns; j += nwarps) {
-      unsigned m = next[nw + j];
-      while (m) {
-        const long long w = (((j << 5) + __ffs(m) - 1) << 5) + lane;
-        m &= m - 1;
-        if (w < nw) next[w] = 0u;
-      }
-      __syncwarp();  // every lane has read the summary word
-      if (lane == 0) next[nw + j] = 0u;
-    }
-  } else {
-    for (long long w = tid; w < nw; w += nth) next[w] = 0u;
-  }
-  if (tid < 4) {
-    next[wmax - 4 + tid] = 0u;
-    clear[tid] = 0ULL;
-  }
+  for (long long w = tid; w < wmax; w += nth) next[w] = 0u;
+  if (tid < 4) clear[tid] = 0ULL;
   if (st[DS_DONE]) return;
   if (tid == 0) {
     long long found = 0, scout = 0;
@@ -615,14 +530,6 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
                          st[DS_UNEXPLORED], found, st[DS_LAST_NQ], scout, n, alpha, beta1,
                          beta2);
     }
-  }
-  if (__ldcg(db_part(parts, 0) + wmax - DB_SUMMARY)) {  // a push's words: the marked groups
-    db_marked_words([&](int p) { return db_part(parts, p); }, nparts, nw, lane, gwarp,
-                    nwarps, [&](int p, long long w) {
-      const unsigned bits = w >= 0 ? __ldcg(db_part(parts, p) + w) : 0u;
-      if (bits) atomicOr(&vis[(offsets[p] >> 5) + w], bits);
-    });
-    return;
   }
   const long long nwords = (n + 31) >> 5;
   for (long long w = tid; w < nwords; w += nth) {

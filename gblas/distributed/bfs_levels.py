@@ -83,17 +83,6 @@ _BIG = 256  # DB_BIG of the .cu: a frontier vertex of this C-degree is queued as
 _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in chunks
 _MODES = {"auto": 0, "push": 1, "pull": 2}  # dbfs_start's mode
 _RING = 4  # copies of the state in flight to the host: lookahead + 1 at most
-_SUMMARY = 6  # DB_SUMMARY: the summary flag's word, counted from a buffer's end
-# the level kernels' parameters (PackedLaunch's letters, names; tests check them against the .cu)
-LEVEL_ARGS = {
-    "queue": ("ppqqpipppp", "c_ptr parts wmax nw offsets nparts q_out ch_out cnt st"),
-    "push": ("pppqiippppppqqppp", "c_ptr c_idx a_ptr lo k want_par queue chunks cnt vis par "
-             "newbits nw wtot st out_lv out_bits"),
-    "claim": ("ppqqqipipqppqppp", "t_ptr t_idx lo hi span k vis want_par heavy nheavy par "
-              "newbits wtot st out_lv out_bits"),
-    "unpack": ("pqqpiqppppqdddpqi", "parts wmax nw offsets nparts n vis clear next st k alpha "
-               "beta1 beta2 flags seq me"),
-}
 KERNEL_NAME = "dist_bfs_levels"
 
 
@@ -112,8 +101,7 @@ def applies(A: Any, parents: bool, *thresholds: Any) -> bool:  # noqa: N803
 def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
     """(kernels of bfs_levels.cu by name, their grids) for a device. A grid is the blocks
     that stay resident at once (occupancy API × SMs): a grid-stride kernel given more
-    blocks runs a second, partial wave after the first. The level kernels are launched
-    through a PackedLaunch of each _Level (its arguments packed once)."""
+    blocks runs a second, partial wave after the first."""
     import cupy as cp  # noqa: PLC0415
 
     from ..formats.csr.bfs_fused import occupancy  # noqa: PLC0415
@@ -122,7 +110,7 @@ def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
         src = inline_includes(Path(__file__).parent / "bfs_levels.cu")
         mod = cp.RawModule(code=src, options=("-std=c++17",))
         kerns = {k: mod.get_function(f"dbfs_{k}")
-                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack")}
+                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack", "signal")}
         grids = {}
         for name, kern in kerns.items():
             per_sm, sms = occupancy(kern, device_id)
@@ -156,11 +144,9 @@ class _Level:
         spans = [((int(offs[p + 1]) - 1) >> 5) - w0[p] + 1 if offs[p + 1] > offs[p] else 0
                  for p in range(self.comm.size)]
         self.span = spans[self.comm.rank]
-        # the words all-gathered a level (bfs_levels.cu's layout): the block's words padded
-        # to an even length alike on every process, the summary (a bit per 32 words, even),
-        # the flag and a spare word, the two uint64 counts of the level (the tail)
-        self.nw = (max(spans) + 1) // 2 * 2
-        self.wtot = self.nw + ((self.nw + 1023) // 1024 + 1) // 2 * 2 + 2 + 4
+        # the words all-gathered a level: the block's words padded to an even length alike
+        # on every process, then the two uint64 counts of the level (the tail)
+        self.wtot = (max(spans) + 1) // 2 * 2 + 4
         self.offsets = xp.asarray(offs)
         self.par = xp.empty(nl, dtype=np.int32)
         self.vis = xp.empty(self.nwords, dtype=np.uint32)
@@ -193,34 +179,8 @@ class _Level:
             self.ring = np.frombuffer(self.pinned, dtype=np.int64).reshape(_RING, -1)
             self.ready = [cp.cuda.Event(block=False, disable_timing=True)
                           for _ in range(_RING)]
-            self._pack_launches()
         else:
             self.ring = np.zeros((_RING, cpu_kernels.DS_WORDS), dtype=np.int64)
-
-    def _pack_launches(self) -> None:
-        """The level kernels' launches with their arguments packed once: a level writes
-        only its number and buffers (and a search its result arrays and rule), where
-        CuPy's kernel call would convert every argument of the four launches each level
-        (the push levels of two GPUs are bound by the host's launches)."""
-        from ..backend.cuda import PackedLaunch  # noqa: PLC0415
-
-        ptr = _ptr
-        self.launches = {k: PackedLaunch(self.kerns[k], t, names=x)
-                         for k, (t, x) in LEVEL_ARGS.items()}
-        common = {"c_ptr": ptr(self.c[0]), "wmax": self.wtot, "wtot": self.wtot,
-                  "nw": self.nw, "offsets": ptr(self.offsets), "nparts": self.comm.size,
-                  "cnt": ptr(self.cnt), "st": ptr(self.st), "vis": ptr(self.vis),
-                  "par": ptr(self.par), "lo": self.lo, "queue": ptr(self.queue),
-                  "chunks": ptr(self.chunks)}
-        for launch in self.launches.values():
-            launch.set(**{k: v for k, v in common.items() if k in launch.index})
-        self.launches["queue"].set(q_out=ptr(self.queue), ch_out=ptr(self.chunks))
-        self.launches["push"].set(c_idx=ptr(self.c[1]), a_ptr=ptr(self.a[0]))
-        self.launches["claim"].set(t_ptr=ptr(self.t[0]), t_idx=ptr(self.t[1]), hi=self.hi,
-                                   span=self.span, heavy=ptr(self.heavy),
-                                   nheavy=int(self.heavy.shape[0]))
-        self.launches["unpack"].set(n=self.n, clear=ptr(self.cnt), me=self.comm.rank,
-                                    flags=0 if self.peer is None else ptr(self.peer.flags))
 
     def _part_addresses(self) -> tuple[Any, Any]:
         """For each parity of a level, the device addresses of the P parts its unpack and
@@ -268,15 +228,9 @@ class _Level:
         nb = self.newbits[self.seq & 1]
         if self.gpu:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
-                self.c[0], *args, np.int64(self.nwords), np.int64(self.nw),
-                np.int64(self.wtot), np.int64(source), np.int32(parents), np.int32(mode),
-                np.int64(nvals), self.par, self.vis, nb, self.st, *self.out))
-            out = {"out_lv": _ptr(self.out[0]), "out_bits": _ptr(self.out[1]),
-                   "want_par": int(parents)}
-            self.launches["push"].set(**out)
-            self.launches["claim"].set(**out)
-            self.launches["unpack"].set(**dict(zip(("alpha", "beta1", "beta2"),
-                                                   map(float, self.rule))))
+                self.c[0], *args, np.int64(self.nwords), np.int64(self.wtot),
+                np.int64(source), np.int32(parents), np.int32(mode), np.int64(nvals),
+                self.par, self.vis, nb, self.st, *self.out))
         else:
             cpu_kernels.start(self.c[0], *args, self.wtot, source, parents, mode, nvals,
                               self.par, self.vis, nb, self.st, *self.out)
@@ -291,21 +245,27 @@ class _Level:
         if not self.gpu:
             st = self.st
             push, pull = not st[DS_DONE] and st[DS_DO_PUSH], not st[DS_DONE] and not st[DS_DO_PUSH]
-        if self.gpu:  # both: the one the state does not pick returns at once
-            q, pu, cl = (self.launches[x] for x in ("queue", "push", "claim"))
-            q.set(parts=_ptr(self.last))
-            q.launch(self.grid["queue"], _BLOCK)
-            for launch, name in ((pu, "push"), (cl, "claim")):
-                launch.set(k=k, newbits=_ptr(nb))
-                launch.launch(self.grid[name], _BLOCK)
-            return
-        if push:
-            cpu_kernels.queue_frontier(self.c[0], self.last, self.wtot, self.nw, self.offsets,
+        if push and self.gpu:
+            args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
+            self.kerns["queue"]((self.grid["queue"],), (_BLOCK,), (
+                self.c[0], self.last, *args, self.queue, self.chunks, self.cnt, self.st))
+            self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
+                *self.c, self.a[0], np.int64(self.lo), np.int32(k), np.int32(parents),
+                self.queue, self.chunks, self.cnt, self.vis, self.par, nb,
+                np.int64(self.wtot), self.st, *self.out))
+        elif push:
+            cpu_kernels.queue_frontier(self.c[0], self.last, self.wtot, self.offsets,
                                        self.comm.size, self.queue, self.cnt)
             cpu_kernels.push(*self.c, self.a[0], self.lo, k, parents, self.queue, self.cnt,
                              self.vis, self.par, nb, self.wtot, *self.out,
                              8 * num_threads())
-        if pull:
+        if pull and self.gpu:
+            self.kerns["claim"]((self.grid["claim"],), (_BLOCK,), (
+                *self.t, np.int64(self.lo), np.int64(self.hi), np.int64(self.span),
+                np.int32(k), self.vis, np.int32(parents), self.heavy,
+                np.int64(self.heavy.shape[0]), self.par, nb, np.int64(self.wtot), self.st,
+                *self.out))
+        elif pull:
             cpu_kernels.claim(*self.t, self.lo, self.hi, self.span, k, self.vis, self.par,
                               nb, self.wtot, *self.out,
                               max(1, min(self.span, 8 * num_threads())))
@@ -319,14 +279,19 @@ class _Level:
         nb, nxt = self.newbits[b], self.newbits[b ^ 1]
         if self.mode in ("nccl", "mpi"):
             comm.allgather_equal(nb, self.gathered)
+        common = (np.int64(self.wtot), self.offsets, np.int32(comm.size), np.int64(self.n),
+                  self.vis, self.cnt, nxt, self.st, np.int64(k), *self.rule)
         slot = k % _RING
-        if self.gpu:  # (peer mode: the unpack publishes the level and waits for the peers')
+        if self.gpu:
             import cupy as cp  # noqa: PLC0415
 
+            flags = np.uint64(0)  # none: the words came by the collective or are ours
+            if self.peer is not None:
+                self.kerns["signal"]((1,), (1,), (self.peer.flag, np.int64(self.seq)))
+                flags = self.peer.flags
             self.last = self.parts[b]
-            un = self.launches["unpack"]
-            un.set(parts=_ptr(self.last), next=_ptr(nxt), k=k, seq=self.seq)
-            un.launch(self.grid["unpack"], _BLOCK)
+            self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
+                self.last, *common, flags, np.int64(self.seq), np.int32(comm.rank)))
             self.seq += 1
             stream = cp.cuda.get_current_stream()
             cp.cuda.runtime.memcpyAsync(self.ring[slot].ctypes.data, self.st.data.ptr,
@@ -334,8 +299,7 @@ class _Level:
             self.ready[slot].record(stream)
         else:
             self.last = nb if self.gathered is None else self.gathered
-            cpu_kernels.unpack(self.last, self.wtot, self.offsets, comm.size, self.n,
-                               self.vis, self.cnt, nxt, self.st, k, *self.rule)
+            cpu_kernels.unpack(self.last, *common)
             self.seq += 1
             self.ring[slot] = self.st
 
@@ -488,11 +452,6 @@ def _heavy_chunks(t_ptr: Any) -> Any:
     owner = cp.repeat(rows.astype(np.int64), reps)
     j = cp.arange(owner.shape[0], dtype=np.int64) - cp.repeat(first, reps)
     return (owner << 32) | j
-
-
-def _ptr(a: Any) -> int:
-    """A CuPy array's device address, for a packed launch."""
-    return int(a.data.ptr)
 
 
 def _elapsed(a: Any, b: Any) -> float:

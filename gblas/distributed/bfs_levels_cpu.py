@@ -72,15 +72,14 @@ def _set_tail(newbits: Any, wtot: int, found: int, edges: int) -> None:
 
 
 @numba.njit(cache=True)
-def queue_frontier(c_ptr: Any, gathered: Any, wmax: int, nw: int, offsets: Any,
-                   nparts: int, queue: Any, cnt: Any) -> None:
-    """The last frontier of every process (the first ``nw`` of each part's ``wmax`` gathered
-    words; the CPU kernels neither write nor read the summary after them), ascending, in
-    ``queue``: the vertices with edges into the block."""
+def queue_frontier(c_ptr: Any, gathered: Any, wmax: int, offsets: Any, nparts: int,
+                   queue: Any, cnt: Any) -> None:
+    """The last frontier of every process (the gathered words), ascending, in ``queue``:
+    the vertices with edges into the block."""
     nq = 0
     for p in range(nparts):
         w0 = offsets[p] >> 5
-        for j in range(nw):
+        for j in range(wmax - 4):
             x = gathered[p * wmax + j]
             while x != 0:
                 u = (w0 + j) * 32 + np.int64(_ctz(x))

@@ -78,7 +78,7 @@ def test_cpu_bfs_ignores_bfs_gpu(grid: gb.Matrix) -> None:
 
 
 def _param_letter(decl: str) -> str:
-    """A C parameter declaration as PackedLaunch's type letter."""
+    """A C parameter declaration as CoopLaunch's type letter."""
     decl = " ".join(decl.replace("__restrict__", "").split())
     if "*" in decl:
         return "p"
@@ -86,43 +86,19 @@ def _param_letter(decl: str) -> str:
     return {"long long": "q", "int": "i", "double": "d"}[ctype]
 
 
-def _kernel_params(text: str, name: str) -> list[str]:
-    """The parameter declarations of kernel ``name`` in CUDA source ``text``."""
-    import re
-
-    body = re.search(rf"\b{name}\((.*?)\)\s*\{{", text, re.S)
-    assert body is not None, name
-    return [p.strip() for p in re.sub(r"//[^\n]*", "", body[1]).split(",")]
-
-
-def _kernel_letters(text: str, name: str) -> str:
-    """The parameters of kernel ``name`` as PackedLaunch's letters."""
-    return "".join(_param_letter(p) for p in _kernel_params(text, name))
-
-
 def test_fused_launch_types_match_the_kernel() -> None:
     """The packed launch writes its arguments by position and type: they must be the
     parameters of bfs_fused in bfs_fused.cu (a mismatch would hand the kernel garbage)."""
+    import re
+
     from gblas.formats.csr import bfs_fused
 
     text = bfs_fused.module_source("bfs_fused.cu")
-    assert _kernel_letters(text, "bfs_fused") == bfs_fused._FUSED_ARGS
+    body = re.search(r"\bbfs_fused\((.*?)\)\s*\{", text, re.S)
+    assert body is not None
+    params = [p.strip() for p in re.sub(r"//[^\n]*", "", body[1]).split(",")]
+    assert "".join(_param_letter(p) for p in params) == bfs_fused._FUSED_ARGS
     assert len(bfs_fused._FUSED_ARGS) == 30
-
-
-def test_distributed_level_launch_types_match_the_kernels() -> None:
-    """The same for the distributed BFS's level kernels (bfs_levels.cu), whose packed
-    launches the level loop writes by index."""
-    from pathlib import Path
-
-    from gblas.distributed import bfs_levels
-
-    text = Path(bfs_levels.__file__).with_name("bfs_levels.cu").read_text()
-    assert set(bfs_levels.LEVEL_ARGS) == {"queue", "push", "claim", "unpack"}
-    for name, (letters, names) in bfs_levels.LEVEL_ARGS.items():
-        assert _kernel_letters(text, f"dbfs_{name}") == letters, name
-        got = [p.rsplit(" ", 1)[1].lstrip("*") for p in _kernel_params(text, f"dbfs_{name}")]
-        assert got == names.split(), name
 
 
 def test_scratch_kept_only_when_small() -> None:
