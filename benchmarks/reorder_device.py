@@ -11,8 +11,9 @@ candidates") stated with whole-array operations only, so that CuPy runs it as it
   ``--rounds`` for each largest size 2, 4, 8;
 * a round: the distinct (row, open group) entries of the symmetric pattern (one sort), in
   each row ordered by a hash of the group (a new hash each round), the groups at most W
-  apart in a row as candidate pairs (at most n·W), their shared rows counted (a sort and a
-  run-length count), each scored by the Jaccard similarity of the two groups' rows;
+  apart in a row as candidate pairs (at most m·W for m entries: too many at kron:24, where
+  the GPU's memory runs out), their shared rows counted (a sort and a run-length count),
+  each scored by the Jaccard similarity of the two groups' rows;
 * a locally-dominant matching: the pairs ranked once (score, then their ids), then rounds
   in which every group takes the best rank among its pairs left (a scatter-min) and a
   pair best at both ends merges; it takes the pairs the greedy in rank order would;

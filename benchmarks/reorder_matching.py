@@ -20,9 +20,9 @@ grouping bookkeeping in Python: the times printed say nothing about a device ver
 ``--window W`` bounds the work for a device: each round every row lists its distinct open
 groups in the order of a hash of the group (new each round), and only groups at most W
 apart in that order are candidates, their shared rows counted over the rows where they
-were (``_propose_sampled``: sorts, unique and segment maxima only, at most n·W pairs a
-round). ``--all-pairs`` then matches greedily over every candidate pair, which is what a
-locally-dominant matching computes in parallel rounds. Results are in
+were (``_propose_sampled``: sorts, unique and segment maxima only, at most m·W pairs a
+round for m entries). ``--all-pairs`` then matches greedily over every candidate pair,
+which is what a locally-dominant matching computes in parallel rounds. Results are in
 docs/bvss_reorder.md.
 """
 
