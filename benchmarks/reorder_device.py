@@ -73,6 +73,80 @@ def _candidates(xp: Any, rows: Any, cols: Any, member: Any, ng: int, open_: Any,
     return a, b, cnt / (width[a] + width[b] - cnt)
 
 
+_NO_ROW = np.int64(2**63 - 1)  # a signature word of a group with no rows
+
+
+def _signatures(xp: Any, r: Any, g: Any, ng: int, hashes: int, seed: int) -> Any:
+    """(hashes, ng) MinHash signatures of the groups' row sets: word k of group g is the
+    smallest hash_k(r) over the entries (r, g) (a scatter-min per hash; _NO_ROW for a group
+    without entries). Two groups' words agree with probability their rows' Jaccard
+    similarity."""
+    sig = xp.full((hashes, ng), _NO_ROW, dtype=np.int64)
+    ru = r.astype(np.uint64)
+    for k in range(hashes):
+        salt = np.uint64((seed * 1000003 + k + 1) * 0x9E3779B97F4A7C15 % 2**64)
+        _scatter_min(xp, sig[k], g, (_mix(ru ^ salt) >> np.uint64(1)).astype(np.int64))
+    return sig
+
+
+def _signatures_oph(xp: Any, r: Any, g: Any, ng: int, hashes: int, seed: int) -> Any:
+    """The same signatures by one permutation hashing (Li, Owen, Zhang, NIPS'12): one hash
+    a row, its top bits pick one of the ``hashes`` bins (a power of two), word k of group g
+    the smallest rest of the hashes of g's rows in bin k: one scatter-min over the entries
+    for all the words. A bin without rows borrows the next non-empty bin's word (circular,
+    plus a distinct offset per distance: the rotation of Shrivastava and Li, ICML'14)."""
+    bits = hashes.bit_length() - 1
+    if 1 << bits != hashes:
+        raise ValueError(f"one permutation hashing needs a power of two, got {hashes}")
+    salt = np.uint64((seed * 1000003 + 1) * 0x9E3779B97F4A7C15 % 2**64)
+    h = _mix(r.astype(np.uint64) ^ salt)
+    low = np.uint64((1 << (61 - bits)) - 1)  # the rest, below the offsets' bits
+    sig = xp.full(ng * hashes, _NO_ROW, dtype=np.int64)
+    _scatter_min(xp, sig, g * hashes + (h >> np.uint64(64 - bits)).astype(np.int64),
+                 ((h >> np.uint64(3)) & low).astype(np.int64))
+    sig = sig.reshape(ng, hashes)
+    out = sig.copy()
+    for t in range(1, hashes):  # the nearest non-empty bin to the right, t bins away
+        moved = xp.roll(sig, -t, axis=1)
+        take = (out == _NO_ROW) & (moved != _NO_ROW)
+        out[take] = moved[take] + (t << (61 - bits))
+    return out.T.copy()
+
+
+def _candidates_minhash(xp: Any, rows: Any, cols: Any, member: Any, ng: int, open_: Any,
+                        gsize: Any, maxsize: int, window: int, seed: int,
+                        hashes: int, oph: bool = False,
+                        pair_words: int = 0) -> tuple[Any, Any, Any]:
+    """(a, b, score) of the round's candidate pairs, a < b, from MinHash signatures: for
+    each hash the open groups sorted by their signature word (ties in the order of a hash
+    of the group), groups at most W apart with equal words paired: at most ng·W·hashes
+    pairs, whatever the number of entries (``pair_words``: only the first that many words
+    pair, ng·W·pair_words). Score: the share of all the signature's words the two agree
+    on (the estimate of their rows' Jaccard similarity)."""
+    grp = member[cols]
+    keep = open_[grp]
+    sig = (_signatures_oph if oph else _signatures)(xp, rows[keep], grp[keep], ng, hashes,
+                                                    seed)
+    ids = xp.flatnonzero(open_ & (sig[0] != _NO_ROW))  # groups with rows
+    tie = _mix(ids.astype(np.uint64) ^ np.uint64(seed + 0x5851F42D4C957F2D))
+    pa, pb = [], []
+    for k in range(pair_words or hashes):
+        o = _by(xp, sig[k][ids], tie)
+        g, w = ids[o], sig[k][ids[o]]
+        for d in range(1, window + 1):
+            same = w[d:] == w[:-d]
+            a, b = g[:-d][same], g[d:][same]
+            fits = gsize[a] + gsize[b] <= maxsize
+            pa.append(xp.minimum(a, b)[fits])
+            pb.append(xp.maximum(a, b)[fits])
+    a, b = xp.concatenate(pa), xp.concatenate(pb)
+    if a.shape[0] == 0:
+        return a, b, xp.zeros(0)
+    key = xp.unique(a * ng + b)
+    a, b = key // ng, key % ng
+    return a, b, (sig[:, a] == sig[:, b]).mean(axis=0)
+
+
 def _scatter_min(xp: Any, out: Any, idx: Any, vals: Any) -> None:
     if xp is np:
         np.minimum.at(out, idx, vals)
@@ -165,6 +239,7 @@ class _Phases:
     def __init__(self, sync: Any = None) -> None:
         self.sync, self.secs = sync, {}
         self._t = time.perf_counter()
+        self.pairs = 0  # the candidate pairs of the largest round (after their repeats merged)
 
     def mark(self, name: str) -> None:
         if self.sync is None:
@@ -176,10 +251,13 @@ class _Phases:
 
 
 def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
-                   rounds: int = 4, phases: _Phases | None = None) -> np.ndarray:
+                   rounds: int = 4, phases: _Phases | None = None,
+                   hashes: int = 0, oph: bool = False, pair_words: int = 0) -> np.ndarray:
     """The vertex order (``order[p]`` = the vertex at position p), as a host array, from
     the symmetric pattern (``sptr``, ``sidx``, ``deg``: arrays of ``xp``). ``phases``
-    collects the time of the candidates, the matching, the merges and the packing."""
+    collects the time of the candidates, the matching, the merges and the packing.
+    ``hashes``: candidates from MinHash signatures of that many words instead of the
+    hashed order of each row."""
     ph = phases or _Phases()
     n = int(deg.shape[0])
     rows = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(sptr).astype(np.int64))
@@ -188,8 +266,14 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
     for maxsize in (2, 4, 8):
         for rnd in range(rounds):
             gsize = xp.bincount(member, minlength=ng)
-            a, b, sc = _candidates(xp, rows, cols, member, ng, gsize < maxsize, gsize,
-                                   maxsize, window, maxsize * 16 + rnd, n)
+            if hashes:
+                a, b, sc = _candidates_minhash(xp, rows, cols, member, ng, gsize < maxsize,
+                                               gsize, maxsize, window, maxsize * 16 + rnd,
+                                               hashes, oph, pair_words)
+            else:
+                a, b, sc = _candidates(xp, rows, cols, member, ng, gsize < maxsize, gsize,
+                                       maxsize, window, maxsize * 16 + rnd, n)
+            ph.pairs = max(ph.pairs, int(a.shape[0]))
             ph.mark("candidates")
             ma, mb = _match(xp, a, b, sc, ng)
             ph.mark("matching")
@@ -227,6 +311,13 @@ def main() -> None:
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     ap.add_argument("--window", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=4, help="rounds per group size")
+    ap.add_argument("--hashes", type=int, default=0,
+                    help="MinHash candidates with signatures of this many words (0: pairs "
+                         "from the hashed order of each row)")
+    ap.add_argument("--oph", action="store_true",
+                    help="the MinHash words by one permutation hashing (one pass)")
+    ap.add_argument("--pair-words", type=int, default=0,
+                    help="MinHash: pair by the first this many words only (0: all)")
     ap.add_argument("--jaccard", action="store_true", help="also the shipped greedy (CPU)")
     args = ap.parse_args()
     if args.device == "cuda":
@@ -240,9 +331,11 @@ def main() -> None:
         def sync() -> None:
             return None
     warm = R._Sym(common.load_graph("kron:8")._csr())  # Numba's and CuPy's compilation
-    grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp)
-    print("| graph | n | identity slices | jaccard | grouping | s | s by phase |")
-    print("|---|--:|--:|--:|--:|--:|---|")
+    grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp,
+                   hashes=args.hashes, oph=args.oph,
+                   pair_words=args.pair_words)
+    print("| graph | n | identity slices | jaccard | grouping | s | s by phase | pairs / n |")
+    print("|---|--:|--:|--:|--:|--:|---|--:|")
     for spec in args.graphs:
         A = common.load_graph(spec)  # noqa: N806
         csr = A._csr()
@@ -250,11 +343,14 @@ def main() -> None:
         sptr, sidx, deg = (xp.asarray(x) for x in (sym.sptr, sym.sidx, sym.deg))
         sync()
         t = time.perf_counter()
-        order = grouping_order(sptr, sidx, deg, xp, args.window, args.rounds)
+        order = grouping_order(sptr, sidx, deg, xp, args.window, args.rounds,
+                               hashes=args.hashes, oph=args.oph,
+                   pair_words=args.pair_words)
         sync()
         secs = time.perf_counter() - t
         phases = _Phases(sync)  # a second run for the split (synchronised at each phase)
-        grouping_order(sptr, sidx, deg, xp, args.window, args.rounds, phases)
+        grouping_order(sptr, sidx, deg, xp, args.window, args.rounds, phases, args.hashes,
+                       args.oph, args.pair_words)
         split = ", ".join(f"{k} {v:.2f}" for k, v in phases.secs.items())
         base = R.count_slices(csr)
         ratio = R.count_slices(R.permute_csr(csr, order)) / base
@@ -263,7 +359,7 @@ def main() -> None:
             perm, _ = R.reorder_permutation(csr, "jaccard")
             jac = f"{R.count_slices(R.permute_csr(csr, perm)) / base:.3f}"
         print(f"| {common.graph_label(spec)} | {sym.n} | {base} | {jac} | {ratio:.3f} | "
-              f"{secs:.2f} | {split} |", flush=True)
+              f"{secs:.2f} | {split} | {phases.pairs / sym.n:.1f} |", flush=True)
 
 
 if __name__ == "__main__":
