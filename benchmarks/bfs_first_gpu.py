@@ -18,8 +18,9 @@ from different sources:
   ``any()`` a level, then the same loop for the second source.
 
 Each time is wall clock with a device synchronisation at the end, after a warm-up of both
-on two small graphs (CUDA compilation and cuSPARSE's handles are not counted; the grid has
-enough vertices for CuPy's kernels of large arrays, compiled separately); every search's
+on two small graphs (CUDA compilation and cuSPARSE's handles are not counted; the grid is
+a second size for CuPy's size-dependent kernels, though the first graph of 2²² vertices
+still costs gblas more: docs/benchmarks.md); every search's
 levels are checked against the other method's. Prints a table (ms) and writes JSON to
 ``--out``.
 """
@@ -79,7 +80,7 @@ def first_searches(S: Any, sources: list[int]) -> dict[str, Any]:  # noqa: N803
 
     def wall(fn: Any) -> tuple[float, Any]:
         # every method starts from an empty memory pool: the first to allocate a graph's
-        # gigabytes would otherwise pay cudaMalloc for the one after it (~1 s at kron:22)
+        # gigabytes would otherwise pay cudaMalloc for the one after it
         cp.get_default_memory_pool().free_all_blocks()
         cp.cuda.Device().synchronize()
         t0 = time.perf_counter()

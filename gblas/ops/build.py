@@ -97,10 +97,10 @@ def csr_from_scipy(S: Any, dtype: Any, device: str) -> CSR | None:  # noqa: N803
     """A SciPy CSR or CSC matrix in canonical form (rows sorted, no duplicates) as a CSR on
     ``device`` without the COO build's sort; None for anything else (the caller builds from
     COO, which applies ``dup_op``). The arrays are copied. On a GPU nothing is copied on the
-    host: the arrays travel as SciPy holds them (column ids mostly int32: half the bytes of
-    int64; pages the host never touched again), the form is checked there, and the ids
-    widened and the values cast there; the int32 copy is kept as the CSR's ``indices32``,
-    which the GPU kernels read."""
+    host (a fresh host copy of kron:22's values cost ~1 s in page faults): the arrays travel
+    as SciPy holds them (column ids mostly int32, half the bytes of int64), and the form is
+    checked, the ids widened and the values cast on the device; the int32 copy is kept as
+    the CSR's ``indices32``, which the GPU kernels read."""
     if getattr(S, "format", None) not in ("csr", "csc") or S.ndim != 2:
         return None
     if S.format == "csc":
@@ -137,7 +137,8 @@ def csr_from_scipy(S: Any, dtype: Any, device: str) -> CSR | None:  # noqa: N803
 
 def _canonical(ptr: Any, idx: Any) -> bool:
     """Whether CSR arrays (on any device) have non-decreasing row pointers and strictly
-    increasing column ids within each row: SciPy's canonical form, checked in one pass."""
+    increasing column ids within each row (SciPy's canonical form), by array operations
+    with one read of the answer."""
     from ..backend.keys import xp_of  # noqa: PLC0415
 
     xp = xp_of(ptr)
