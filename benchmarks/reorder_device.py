@@ -129,20 +129,20 @@ def _candidates_minhash(xp: Any, rows: Any, cols: Any, member: Any, ng: int, ope
                                                     seed)
     ids = xp.flatnonzero(open_ & (sig[0] != _NO_ROW))  # groups with rows
     tie = _mix(ids.astype(np.uint64) ^ np.uint64(seed + 0x5851F42D4C957F2D))
-    pa, pb = [], []
+    keys = []  # a · ng + b, made unique word by word (memory: the distinct pairs)
     for k in range(pair_words or hashes):
         o = _by(xp, sig[k][ids], tie)
         g, w = ids[o], sig[k][ids[o]]
+        per_word = []
         for d in range(1, window + 1):
             same = w[d:] == w[:-d]
             a, b = g[:-d][same], g[d:][same]
             fits = gsize[a] + gsize[b] <= maxsize
-            pa.append(xp.minimum(a, b)[fits])
-            pb.append(xp.maximum(a, b)[fits])
-    a, b = xp.concatenate(pa), xp.concatenate(pb)
-    if a.shape[0] == 0:
-        return a, b, xp.zeros(0)
-    key = xp.unique(a * ng + b)
+            per_word.append((xp.minimum(a, b) * ng + xp.maximum(a, b))[fits])
+        keys.append(xp.unique(xp.concatenate(per_word)))
+    key = xp.unique(xp.concatenate(keys))
+    if key.shape[0] == 0:
+        return key, key, xp.zeros(0)
     a, b = key // ng, key % ng
     return a, b, (sig[:, a] == sig[:, b]).mean(axis=0)
 
