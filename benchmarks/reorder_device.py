@@ -147,6 +147,42 @@ def _candidates_minhash(xp: Any, rows: Any, cols: Any, member: Any, ng: int, ope
     return a, b, (sig[:, a] == sig[:, b]).mean(axis=0)
 
 
+@numba.njit(cache=True)
+def _shared_rows(gptr: Any, grow: Any, a: Any, b: Any) -> Any:
+    """|rows(a) ∩ rows(b)| for each pair, by merging the two groups' sorted row lists (on a
+    GPU: a warp a pair)."""
+    out = np.zeros(a.shape[0], np.int64)
+    for i in range(a.shape[0]):
+        p, pe = gptr[a[i]], gptr[a[i] + 1]
+        q, qe = gptr[b[i]], gptr[b[i] + 1]
+        c = 0
+        while p < pe and q < qe:
+            if grow[p] == grow[q]:
+                c += 1
+                p += 1
+                q += 1
+            elif grow[p] < grow[q]:
+                p += 1
+            else:
+                q += 1
+        out[i] = c
+    return out
+
+
+def _exact_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any,
+                   b: Any) -> Any:
+    """The exact Jaccard similarity of the pairs' row sets (host: Numba)."""
+    key = _host(xp.unique(member[cols] * (int(rows.max()) + 1) + rows))
+    span = int(_host(rows).max()) + 1
+    grp, row = key // span, key % span
+    gptr = np.zeros(ng + 1, np.int64)
+    np.cumsum(np.bincount(grp, minlength=ng), out=gptr[1:])
+    ah, bh = _host(a), _host(b)
+    inter = _shared_rows(gptr, row, ah, bh)
+    width = np.diff(gptr)
+    return xp.asarray(inter / np.maximum(width[ah] + width[bh] - inter, 1))
+
+
 def _scatter_min(xp: Any, out: Any, idx: Any, vals: Any) -> None:
     if xp is np:
         np.minimum.at(out, idx, vals)
@@ -252,7 +288,8 @@ class _Phases:
 
 def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                    rounds: int = 4, phases: _Phases | None = None,
-                   hashes: int = 0, oph: bool = False, pair_words: int = 0) -> np.ndarray:
+                   hashes: int = 0, oph: bool = False, pair_words: int = 0,
+                   exact: bool = False) -> np.ndarray:
     """The vertex order (``order[p]`` = the vertex at position p), as a host array, from
     the symmetric pattern (``sptr``, ``sidx``, ``deg``: arrays of ``xp``). ``phases``
     collects the time of the candidates, the matching, the merges and the packing.
@@ -270,6 +307,8 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                 a, b, sc = _candidates_minhash(xp, rows, cols, member, ng, gsize < maxsize,
                                                gsize, maxsize, window, maxsize * 16 + rnd,
                                                hashes, oph, pair_words)
+                if exact and a.shape[0]:
+                    sc = _exact_jaccard(xp, rows, cols, member, ng, a, b)
             else:
                 a, b, sc = _candidates(xp, rows, cols, member, ng, gsize < maxsize, gsize,
                                        maxsize, window, maxsize * 16 + rnd, n)
@@ -318,6 +357,8 @@ def main() -> None:
                     help="the MinHash words by one permutation hashing (one pass)")
     ap.add_argument("--pair-words", type=int, default=0,
                     help="MinHash: pair by the first this many words only (0: all)")
+    ap.add_argument("--exact", action="store_true",
+                    help="MinHash: score the candidates by their exact Jaccard similarity")
     ap.add_argument("--jaccard", action="store_true", help="also the shipped greedy (CPU)")
     args = ap.parse_args()
     if args.device == "cuda":
@@ -333,7 +374,7 @@ def main() -> None:
     warm = R._Sym(common.load_graph("kron:8")._csr())  # Numba's and CuPy's compilation
     grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp,
                    hashes=args.hashes, oph=args.oph,
-                   pair_words=args.pair_words)
+                   pair_words=args.pair_words, exact=args.exact)
     print("| graph | n | identity slices | jaccard | grouping | s | s by phase | pairs / n |")
     print("|---|--:|--:|--:|--:|--:|---|--:|")
     for spec in args.graphs:
@@ -345,12 +386,12 @@ def main() -> None:
         t = time.perf_counter()
         order = grouping_order(sptr, sidx, deg, xp, args.window, args.rounds,
                                hashes=args.hashes, oph=args.oph,
-                   pair_words=args.pair_words)
+                   pair_words=args.pair_words, exact=args.exact)
         sync()
         secs = time.perf_counter() - t
         phases = _Phases(sync)  # a second run for the split (synchronised at each phase)
         grouping_order(sptr, sidx, deg, xp, args.window, args.rounds, phases, args.hashes,
-                       args.oph, args.pair_words)
+                       args.oph, args.pair_words, args.exact)
         split = ", ".join(f"{k} {v:.2f}" for k, v in phases.secs.items())
         base = R.count_slices(csr)
         ratio = R.count_slices(R.permute_csr(csr, order)) / base

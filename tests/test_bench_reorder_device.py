@@ -16,15 +16,17 @@ from gblas.formats.bvss import reorder as R  # noqa: N812
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import reorder_device  # noqa: E402
 
-# (window, MinHash words, one permutation hashing): the row windows, both signatures
-WAYS = [(16, 0, False), (4, 32, False), (4, 32, True)]
+# (window, MinHash words, one permutation hashing, exact scores): the row windows, both
+# signatures, and MinHash candidates scored exactly
+WAYS = [(16, 0, False, False), (4, 32, False, False), (4, 32, True, False),
+        (4, 8, True, True)]
 
 
 def _order(A: gb.Matrix, window: int = 16, hashes: int = 0,  # noqa: N803
-           oph: bool = False) -> np.ndarray:
+           oph: bool = False, exact: bool = False) -> np.ndarray:
     sym = R._Sym(A._csr())
     return reorder_device.grouping_order(sym.sptr, sym.sidx, sym.deg, np, window,
-                                         hashes=hashes, oph=oph)
+                                         hashes=hashes, oph=oph, exact=exact)
 
 
 @pytest.mark.parametrize("way", WAYS)
@@ -111,3 +113,24 @@ def test_signatures_estimate_jaccard(oph: bool) -> None:
     assert (same[:, 0] == same[:, 1]).all()
     with pytest.raises(ValueError, match="power of two"):
         reorder_device._signatures_oph(np, r, g, ng, 48, seed=3)
+
+
+def test_exact_jaccard_of_candidate_pairs() -> None:
+    """The exact scores: |rows(a) ∩ rows(b)| / |rows(a) ∪ rows(b)| of the groups' row sets
+    (entries (row, col) with col in the group), against Python sets; a group without rows
+    scores 0."""
+    rng = np.random.default_rng(11)
+    n, m, ng = 50, 400, 12
+    rows = rng.integers(0, n, m)
+    cols = rng.integers(0, n, m)
+    member = rng.integers(0, ng - 1, n)  # group ng - 1 has no member
+    sets = [set() for _ in range(ng)]
+    for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+        sets[member[c]].add(r)
+    a = np.array([0, 1, 2, 3, 0, 4])
+    b = np.array([5, 6, 7, 8, ng - 1, 4 + 1])
+    got = reorder_device._exact_jaccard(np, rows, cols, member, ng, a, b)
+    want = [len(sets[x] & sets[y]) / max(len(sets[x] | sets[y]), 1)
+            for x, y in zip(a.tolist(), b.tolist(), strict=True)]
+    np.testing.assert_allclose(got, want)
+    assert got[4] == 0.0 and (got[:4] > 0).any()
