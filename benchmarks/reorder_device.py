@@ -170,17 +170,24 @@ def _shared_rows(gptr: Any, grow: Any, a: Any, b: Any) -> Any:
 
 
 def _exact_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any,
-                   b: Any) -> Any:
-    """The exact Jaccard similarity of the pairs' row sets (host: Numba)."""
+                   b: Any, estimate: Any = None, cap: int = 0) -> tuple[Any, int]:
+    """The exact Jaccard similarity of the pairs' row sets (host: Numba), and the row-list
+    entries the merges read (the work a GPU version would do). With ``cap``, only pairs
+    whose two lists hold at most ``cap`` entries together are merged; the others keep
+    ``estimate``."""
     key = _host(xp.unique(member[cols] * (int(rows.max()) + 1) + rows))
     span = int(_host(rows).max()) + 1
     grp, row = key // span, key % span
     gptr = np.zeros(ng + 1, np.int64)
     np.cumsum(np.bincount(grp, minlength=ng), out=gptr[1:])
     ah, bh = _host(a), _host(b)
-    inter = _shared_rows(gptr, row, ah, bh)
     width = np.diff(gptr)
-    return xp.asarray(inter / np.maximum(width[ah] + width[bh] - inter, 1))
+    both = width[ah] + width[bh]
+    merge = both <= cap if cap else np.ones(ah.shape[0], bool)
+    inter = _shared_rows(gptr, row, ah[merge], bh[merge])
+    score = np.asarray(_host(estimate), np.float64).copy() if cap else np.zeros(ah.shape[0])
+    score[merge] = inter / np.maximum(both[merge] - inter, 1)
+    return xp.asarray(score), int(both[merge].sum())
 
 
 def _scatter_min(xp: Any, out: Any, idx: Any, vals: Any) -> None:
@@ -276,6 +283,7 @@ class _Phases:
         self.sync, self.secs = sync, {}
         self._t = time.perf_counter()
         self.pairs = 0  # the candidate pairs of the largest round (after their repeats merged)
+        self.merged = 0  # the row-list entries the exact scores of a round read, at most
 
     def mark(self, name: str) -> None:
         if self.sync is None:
@@ -289,7 +297,7 @@ class _Phases:
 def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                    rounds: int = 4, phases: _Phases | None = None,
                    hashes: int = 0, oph: bool = False, pair_words: int = 0,
-                   exact: bool = False) -> np.ndarray:
+                   exact: bool = False, cap: int = 0) -> np.ndarray:
     """The vertex order (``order[p]`` = the vertex at position p), as a host array, from
     the symmetric pattern (``sptr``, ``sidx``, ``deg``: arrays of ``xp``). ``phases``
     collects the time of the candidates, the matching, the merges and the packing.
@@ -308,7 +316,8 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                                                gsize, maxsize, window, maxsize * 16 + rnd,
                                                hashes, oph, pair_words)
                 if exact and a.shape[0]:
-                    sc = _exact_jaccard(xp, rows, cols, member, ng, a, b)
+                    sc, work = _exact_jaccard(xp, rows, cols, member, ng, a, b, sc, cap)
+                    ph.merged = max(ph.merged, work)
             else:
                 a, b, sc = _candidates(xp, rows, cols, member, ng, gsize < maxsize, gsize,
                                        maxsize, window, maxsize * 16 + rnd, n)
@@ -359,6 +368,9 @@ def main() -> None:
                     help="MinHash: pair by the first this many words only (0: all)")
     ap.add_argument("--exact", action="store_true",
                     help="MinHash: score the candidates by their exact Jaccard similarity")
+    ap.add_argument("--cap", type=int, default=0,
+                    help="--exact: merge only pairs of at most this many row entries together "
+                         "(others keep the MinHash estimate; 0: all)")
     ap.add_argument("--jaccard", action="store_true", help="also the shipped greedy (CPU)")
     args = ap.parse_args()
     if args.device == "cuda":
@@ -374,9 +386,10 @@ def main() -> None:
     warm = R._Sym(common.load_graph("kron:8")._csr())  # Numba's and CuPy's compilation
     grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp,
                    hashes=args.hashes, oph=args.oph,
-                   pair_words=args.pair_words, exact=args.exact)
-    print("| graph | n | identity slices | jaccard | grouping | s | s by phase | pairs / n |")
-    print("|---|--:|--:|--:|--:|--:|---|--:|")
+                   pair_words=args.pair_words, exact=args.exact, cap=args.cap)
+    print("| graph | n | identity slices | jaccard | grouping | s | s by phase | pairs / n | "
+          "merged / m |")
+    print("|---|--:|--:|--:|--:|--:|---|--:|--:|")
     for spec in args.graphs:
         A = common.load_graph(spec)  # noqa: N806
         csr = A._csr()
@@ -386,12 +399,12 @@ def main() -> None:
         t = time.perf_counter()
         order = grouping_order(sptr, sidx, deg, xp, args.window, args.rounds,
                                hashes=args.hashes, oph=args.oph,
-                   pair_words=args.pair_words, exact=args.exact)
+                   pair_words=args.pair_words, exact=args.exact, cap=args.cap)
         sync()
         secs = time.perf_counter() - t
         phases = _Phases(sync)  # a second run for the split (synchronised at each phase)
         grouping_order(sptr, sidx, deg, xp, args.window, args.rounds, phases, args.hashes,
-                       args.oph, args.pair_words, args.exact)
+                       args.oph, args.pair_words, args.exact, args.cap)
         split = ", ".join(f"{k} {v:.2f}" for k, v in phases.secs.items())
         base = R.count_slices(csr)
         ratio = R.count_slices(R.permute_csr(csr, order)) / base
@@ -400,7 +413,8 @@ def main() -> None:
             perm, _ = R.reorder_permutation(csr, "jaccard")
             jac = f"{R.count_slices(R.permute_csr(csr, perm)) / base:.3f}"
         print(f"| {common.graph_label(spec)} | {sym.n} | {base} | {jac} | {ratio:.3f} | "
-              f"{secs:.2f} | {split} | {phases.pairs / sym.n:.1f} |", flush=True)
+              f"{secs:.2f} | {split} | {phases.pairs / sym.n:.1f} | "
+              f"{phases.merged / max(int(sym.sidx.shape[0]), 1):.1f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -129,8 +129,26 @@ def test_exact_jaccard_of_candidate_pairs() -> None:
         sets[member[c]].add(r)
     a = np.array([0, 1, 2, 3, 0, 4])
     b = np.array([5, 6, 7, 8, ng - 1, 4 + 1])
-    got = reorder_device._exact_jaccard(np, rows, cols, member, ng, a, b)
+    got, work = reorder_device._exact_jaccard(np, rows, cols, member, ng, a, b)
     want = [len(sets[x] & sets[y]) / max(len(sets[x] | sets[y]), 1)
             for x, y in zip(a.tolist(), b.tolist(), strict=True)]
     np.testing.assert_allclose(got, want)
+    assert work == sum(len(sets[x]) + len(sets[y])
+                       for x, y in zip(a.tolist(), b.tolist(), strict=True))
     assert got[4] == 0.0 and (got[:4] > 0).any()
+
+
+def test_exact_scores_capped_keep_the_estimate() -> None:
+    """With a cap, the pairs whose row lists hold more entries together keep the given
+    estimate and are not merged (their entries are not counted as work)."""
+    rows = np.array([0, 1, 2, 0, 1, 5, 6, 7, 8])
+    cols = np.array([0, 0, 0, 1, 1, 2, 2, 2, 3])
+    member = np.arange(4)
+    a, b = np.array([0, 2]), np.array([1, 3])
+    est = np.array([0.25, 0.5])
+    full, work = reorder_device._exact_jaccard(np, rows, cols, member, 4, a, b)
+    np.testing.assert_allclose(full, [2 / 3, 0.0])
+    assert work == 5 + 4
+    capped, work = reorder_device._exact_jaccard(np, rows, cols, member, 4, a, b, est, 4)
+    np.testing.assert_allclose(capped, [0.25, 0.0])
+    assert work == 4
