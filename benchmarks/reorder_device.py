@@ -1,7 +1,8 @@
 """The round-based BVSS grouping in array operations, on NumPy or CuPy: its time on a device.
 
     python3 benchmarks/reorder_device.py kron:24 ../shared/graphs/snap_com-DBLP.mtx.gz \
-        [--device cuda] [--window 16] [--rounds 4] [--jaccard]
+        [--device cuda] [--window 16] [--rounds 4] [--jaccard] \
+        [--hashes 16 --oph --window 4 --rounds 2 --exact]
 
 Issue 12 asks for BVSS build + reordering in at most 1 s at scale 24 on the GPU. The
 grouping of ``reorder_matching.py --window W --all-pairs`` (docs/bvss_reorder.md, "Bounded
@@ -13,7 +14,9 @@ candidates") stated with whole-array operations only, so that CuPy runs it as it
   each row ordered by a hash of the group (a new hash each round), the groups at most W
   apart in a row as candidate pairs (at most m·W for m entries: too many at kron:24, where
   the GPU's memory runs out), their shared rows counted (a sort and a run-length count),
-  each scored by the Jaccard similarity of the two groups' rows;
+  each scored by the Jaccard similarity of the two groups' rows; or (``--hashes K``) the
+  pairs from MinHash signatures of the groups' rows, at most n·W·K (``--oph``: the K words
+  in one pass; ``--exact``: scored by their exact similarity, docs/bvss_reorder.md);
 * a locally-dominant matching: the pairs ranked once (score, then their ids), then rounds
   in which every group takes the best rank among its pairs left (a scatter-min) and a
   pair best at both ends merges; it takes the pairs the greedy in rank order would;
@@ -22,7 +25,9 @@ candidates") stated with whole-array operations only, so that CuPy runs it as it
 
 Prints, per graph, the slices of the identity, the shipped Jaccard greedy (``--jaccard``,
 on the host) and this grouping, this grouping's time with the device synchronised, and
-from a second run its split into candidates, matching, merges and packing.
+from a second run its split into candidates, matching, merges and packing, the candidate
+pairs of the largest round per vertex and the row-list entries its exact scores read per
+entry of the pattern.
 """
 
 from __future__ import annotations
@@ -175,8 +180,8 @@ def _exact_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any,
     entries the merges read (the work a GPU version would do). With ``cap``, only pairs
     whose two lists hold at most ``cap`` entries together are merged; the others keep
     ``estimate``."""
-    key = _host(xp.unique(member[cols] * (int(rows.max()) + 1) + rows))
-    span = int(_host(rows).max()) + 1
+    span = int(rows.max()) + 1
+    key = _host(xp.unique(member[cols] * span + rows))
     grp, row = key // span, key % span
     gptr = np.zeros(ng + 1, np.int64)
     np.cumsum(np.bincount(grp, minlength=ng), out=gptr[1:])
@@ -283,7 +288,7 @@ class _Phases:
         self.sync, self.secs = sync, {}
         self._t = time.perf_counter()
         self.pairs = 0  # the candidate pairs of the largest round (after their repeats merged)
-        self.merged = 0  # the row-list entries the exact scores of a round read, at most
+        self.merged = 0  # the row-list entries the exact scores of the largest round read
 
     def mark(self, name: str) -> None:
         if self.sync is None:
@@ -302,7 +307,8 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
     the symmetric pattern (``sptr``, ``sidx``, ``deg``: arrays of ``xp``). ``phases``
     collects the time of the candidates, the matching, the merges and the packing.
     ``hashes``: candidates from MinHash signatures of that many words instead of the
-    hashed order of each row."""
+    hashed order of each row (``oph``, ``pair_words``, ``exact``, ``cap``: as the options
+    of the same names)."""
     ph = phases or _Phases()
     n = int(deg.shape[0])
     rows = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(sptr).astype(np.int64))
@@ -384,9 +390,9 @@ def main() -> None:
         def sync() -> None:
             return None
     warm = R._Sym(common.load_graph("kron:8")._csr())  # Numba's and CuPy's compilation
-    grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp,
-                   hashes=args.hashes, oph=args.oph,
-                   pair_words=args.pair_words, exact=args.exact, cap=args.cap)
+    opts = {"hashes": args.hashes, "oph": args.oph, "pair_words": args.pair_words,
+            "exact": args.exact, "cap": args.cap}
+    grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp, **opts)
     print("| graph | n | identity slices | jaccard | grouping | s | s by phase | pairs / n | "
           "merged / m |")
     print("|---|--:|--:|--:|--:|--:|---|--:|--:|")
@@ -397,14 +403,11 @@ def main() -> None:
         sptr, sidx, deg = (xp.asarray(x) for x in (sym.sptr, sym.sidx, sym.deg))
         sync()
         t = time.perf_counter()
-        order = grouping_order(sptr, sidx, deg, xp, args.window, args.rounds,
-                               hashes=args.hashes, oph=args.oph,
-                   pair_words=args.pair_words, exact=args.exact, cap=args.cap)
+        order = grouping_order(sptr, sidx, deg, xp, args.window, args.rounds, **opts)
         sync()
         secs = time.perf_counter() - t
         phases = _Phases(sync)  # a second run for the split (synchronised at each phase)
-        grouping_order(sptr, sidx, deg, xp, args.window, args.rounds, phases, args.hashes,
-                       args.oph, args.pair_words, args.exact, args.cap)
+        grouping_order(sptr, sidx, deg, xp, args.window, args.rounds, phases, **opts)
         split = ", ".join(f"{k} {v:.2f}" for k, v in phases.secs.items())
         base = R.count_slices(csr)
         ratio = R.count_slices(R.permute_csr(csr, order)) / base
