@@ -174,6 +174,52 @@ def _shared_rows(gptr: Any, grow: Any, a: Any, b: Any) -> Any:
     return out
 
 
+@numba.njit(cache=True)
+def _bottom_k_jaccard(gptr: Any, gh: Any, a: Any, b: Any, k: int) -> Any:
+    """Each pair's Jaccard similarity from the groups' bottom-k sketches (their k smallest
+    row hashes, ascending): among the k smallest hashes of the union (all within the two
+    sketches), the share in both; exact when the union has at most k rows."""
+    out = np.zeros(a.shape[0])
+    for i in range(a.shape[0]):
+        p, pe = gptr[a[i]], gptr[a[i] + 1]
+        q, qe = gptr[b[i]], gptr[b[i] + 1]
+        u = c = 0
+        while u < k and (p < pe or q < qe):
+            if q >= qe or (p < pe and gh[p] < gh[q]):
+                p += 1
+            elif p >= pe or gh[q] < gh[p]:
+                q += 1
+            else:
+                c += 1
+                p += 1
+                q += 1
+            u += 1
+        out[i] = c / u if u else 0.0
+    return out
+
+
+def _sketch_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, b: Any,
+                    k: int, seed: int) -> tuple[Any, int]:
+    """The pairs' similarities from bottom-k sketches of the groups' rows (host: Numba), and
+    the sketch entries the merges read (at most 2k a pair, whatever the groups' widths)."""
+    span = int(rows.max()) + 1
+    key = _host(xp.unique(member[cols] * span + rows))
+    grp, row = key // span, key % span
+    h = (_mix(row.astype(np.uint64) ^ np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64))
+         >> np.uint64(1)).astype(np.int64)
+    o = np.lexsort((h, grp))
+    grp, h = grp[o], h[o]
+    start = np.zeros(ng + 1, np.int64)
+    np.cumsum(np.bincount(grp, minlength=ng), out=start[1:])
+    keep = np.arange(grp.shape[0]) - start[grp] < k  # each group's k smallest hashes
+    gptr = np.zeros(ng + 1, np.int64)
+    np.cumsum(np.bincount(grp[keep], minlength=ng), out=gptr[1:])
+    ah, bh = _host(a), _host(b)
+    width = np.diff(gptr)
+    return (xp.asarray(_bottom_k_jaccard(gptr, h[keep], ah, bh, k)),
+            int((width[ah] + width[bh]).sum()))
+
+
 def _exact_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any,
                    b: Any, estimate: Any = None, cap: int = 0) -> tuple[Any, int]:
     """The exact Jaccard similarity of the pairs' row sets (host: Numba), and the row-list
@@ -302,7 +348,7 @@ class _Phases:
 def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                    rounds: int = 4, phases: _Phases | None = None,
                    hashes: int = 0, oph: bool = False, pair_words: int = 0,
-                   exact: bool = False, cap: int = 0) -> np.ndarray:
+                   exact: bool = False, cap: int = 0, sketch: int = 0) -> np.ndarray:
     """The vertex order (``order[p]`` = the vertex at position p), as a host array, from
     the symmetric pattern (``sptr``, ``sidx``, ``deg``: arrays of ``xp``). ``phases``
     collects the time of the candidates, the matching, the merges and the packing.
@@ -321,7 +367,11 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                 a, b, sc = _candidates_minhash(xp, rows, cols, member, ng, gsize < maxsize,
                                                gsize, maxsize, window, maxsize * 16 + rnd,
                                                hashes, oph, pair_words)
-                if exact and a.shape[0]:
+                if sketch and a.shape[0]:
+                    sc, work = _sketch_jaccard(xp, rows, cols, member, ng, a, b, sketch,
+                                               maxsize * 16 + rnd)
+                    ph.merged = max(ph.merged, work)
+                elif exact and a.shape[0]:
                     sc, work = _exact_jaccard(xp, rows, cols, member, ng, a, b, sc, cap)
                     ph.merged = max(ph.merged, work)
             else:
@@ -377,6 +427,9 @@ def main() -> None:
     ap.add_argument("--cap", type=int, default=0,
                     help="--exact: merge only pairs of at most this many row entries together "
                          "(others keep the MinHash estimate; 0: all)")
+    ap.add_argument("--sketch", type=int, default=0,
+                    help="MinHash: score the candidates from bottom-k sketches of this size "
+                         "(exact for small groups; at most 2k reads a pair)")
     ap.add_argument("--jaccard", action="store_true", help="also the shipped greedy (CPU)")
     args = ap.parse_args()
     if args.device == "cuda":
@@ -391,7 +444,7 @@ def main() -> None:
             return None
     warm = R._Sym(common.load_graph("kron:8")._csr())  # Numba's and CuPy's compilation
     opts = {"hashes": args.hashes, "oph": args.oph, "pair_words": args.pair_words,
-            "exact": args.exact, "cap": args.cap}
+            "exact": args.exact, "cap": args.cap, "sketch": args.sketch}
     grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp, **opts)
     print("| graph | n | identity slices | jaccard | grouping | s | s by phase | pairs / n | "
           "merged / m |")
