@@ -50,6 +50,20 @@ def _by(xp: Any, *keys: Any) -> Any:
     return xp.lexsort(xp.stack(keys[::-1]))
 
 
+def _window_pairs(xp: Any, key: Any, g: Any, gsize: Any, maxsize: int, window: int,
+                  ng: int) -> Any:
+    """The pairs (as min · ng + max) of groups ``g`` at most ``window`` apart in a list
+    sorted by ``key`` whose keys are equal and whose sizes fit ``maxsize`` together, once
+    for every such position (repeats kept: they count shared rows)."""
+    out = []
+    for d in range(1, window + 1):
+        same = key[d:] == key[:-d]
+        a, b = g[:-d][same], g[d:][same]
+        fits = gsize[a] + gsize[b] <= maxsize
+        out.append((xp.minimum(a, b) * ng + xp.maximum(a, b))[fits])
+    return xp.concatenate(out)
+
+
 def _candidates(xp: Any, rows: Any, cols: Any, member: Any, ng: int, open_: Any,
                 gsize: Any, maxsize: int, window: int, seed: int,
                 n_rows: int) -> tuple[Any, Any, Any]:
@@ -62,18 +76,10 @@ def _candidates(xp: Any, rows: Any, cols: Any, member: Any, ng: int, open_: Any,
     h = _mix(g.astype(np.uint64) ^ np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64))
     shift = np.uint64(64 - max(1, int(n_rows).bit_length()))  # row in the high bits
     o = xp.argsort((r.astype(np.uint64) << shift) | (h >> (np.uint64(64) - shift)))
-    r, g = r[o], g[o]
-    pa, pb = [], []
-    for d in range(1, window + 1):
-        same = r[d:] == r[:-d]
-        a, b = g[:-d][same], g[d:][same]
-        fits = gsize[a] + gsize[b] <= maxsize
-        pa.append(xp.minimum(a, b)[fits])
-        pb.append(xp.maximum(a, b)[fits])
-    a, b = xp.concatenate(pa), xp.concatenate(pb)
-    if a.shape[0] == 0:
-        return a, b, xp.zeros(0)
-    key, cnt = xp.unique(a * ng + b, return_counts=True)
+    pairs = _window_pairs(xp, r[o], g[o], gsize, maxsize, window, ng)
+    if pairs.shape[0] == 0:
+        return pairs, pairs, xp.zeros(0)
+    key, cnt = xp.unique(pairs, return_counts=True)
     a, b = key // ng, key % ng
     return a, b, cnt / (width[a] + width[b] - cnt)
 
@@ -137,14 +143,8 @@ def _candidates_minhash(xp: Any, rows: Any, cols: Any, member: Any, ng: int, ope
     keys = []  # a · ng + b, made unique word by word (memory: the distinct pairs)
     for k in range(pair_words or hashes):
         o = _by(xp, sig[k][ids], tie)
-        g, w = ids[o], sig[k][ids[o]]
-        per_word = []
-        for d in range(1, window + 1):
-            same = w[d:] == w[:-d]
-            a, b = g[:-d][same], g[d:][same]
-            fits = gsize[a] + gsize[b] <= maxsize
-            per_word.append((xp.minimum(a, b) * ng + xp.maximum(a, b))[fits])
-        keys.append(xp.unique(xp.concatenate(per_word)))
+        keys.append(xp.unique(_window_pairs(xp, sig[k][ids[o]], ids[o], gsize, maxsize,
+                                            window, ng)))
     key = xp.unique(xp.concatenate(keys))
     if key.shape[0] == 0:
         return key, key, xp.zeros(0)
@@ -172,6 +172,21 @@ def _shared_rows(gptr: Any, grow: Any, a: Any, b: Any) -> Any:
                 q += 1
         out[i] = c
     return out
+
+
+def _offsets(counts: Any) -> np.ndarray:
+    """Start offsets (length + 1) of runs of the given lengths."""
+    out = np.zeros(counts.shape[0] + 1, np.int64)
+    np.cumsum(counts, out=out[1:])
+    return out
+
+
+def _group_rows(xp: Any, rows: Any, cols: Any, member: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (group, row) pairs of the entries, sorted by group then row, on the
+    host: (group, row) arrays."""
+    span = int(rows.max()) + 1
+    key = _host(xp.unique(member[cols] * span + rows))
+    return key // span, key % span
 
 
 @numba.njit(cache=True)
@@ -202,18 +217,14 @@ def _sketch_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any,
                     k: int, seed: int) -> tuple[Any, int]:
     """The pairs' similarities from bottom-k sketches of the groups' rows (host: Numba), and
     the sketch entries the merges read (at most 2k a pair, whatever the groups' widths)."""
-    span = int(rows.max()) + 1
-    key = _host(xp.unique(member[cols] * span + rows))
-    grp, row = key // span, key % span
+    grp, row = _group_rows(xp, rows, cols, member)
     h = (_mix(row.astype(np.uint64) ^ np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64))
          >> np.uint64(1)).astype(np.int64)
     o = np.lexsort((h, grp))
     grp, h = grp[o], h[o]
-    start = np.zeros(ng + 1, np.int64)
-    np.cumsum(np.bincount(grp, minlength=ng), out=start[1:])
+    start = _offsets(np.bincount(grp, minlength=ng))
     keep = np.arange(grp.shape[0]) - start[grp] < k  # each group's k smallest hashes
-    gptr = np.zeros(ng + 1, np.int64)
-    np.cumsum(np.bincount(grp[keep], minlength=ng), out=gptr[1:])
+    gptr = _offsets(np.bincount(grp[keep], minlength=ng))
     ah, bh = _host(a), _host(b)
     width = np.diff(gptr)
     return (xp.asarray(_bottom_k_jaccard(gptr, h[keep], ah, bh, k)),
@@ -226,11 +237,8 @@ def _exact_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any,
     entries the merges read (the work a GPU version would do). With ``cap``, only pairs
     whose two lists hold at most ``cap`` entries together are merged; the others keep
     ``estimate``."""
-    span = int(rows.max()) + 1
-    key = _host(xp.unique(member[cols] * span + rows))
-    grp, row = key // span, key % span
-    gptr = np.zeros(ng + 1, np.int64)
-    np.cumsum(np.bincount(grp, minlength=ng), out=gptr[1:])
+    grp, row = _group_rows(xp, rows, cols, member)
+    gptr = _offsets(np.bincount(grp, minlength=ng))
     ah, bh = _host(a), _host(b)
     width = np.diff(gptr)
     both = width[ah] + width[bh]

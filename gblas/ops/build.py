@@ -117,7 +117,7 @@ def csr_from_scipy(S: Any, dtype: Any, device: str) -> CSR | None:  # noqa: N803
         if not S.has_canonical_format:  # (SciPy's one pass, remembered on S)
             return None
         indices = idx.astype(np.int64)
-        _column_range(indices, ncols)
+        _bound(indices, ncols, "column index")
         return CSR(nrows, ncols, ptr.astype(np.int64), indices, S.data.astype(dt.np_type),
                    dt)
     from .._device import move_array  # noqa: PLC0415
@@ -127,7 +127,7 @@ def csr_from_scipy(S: Any, dtype: Any, device: str) -> CSR | None:  # noqa: N803
     if not _canonical(dev_ptr, dev_idx):
         return None
     indices = dev_idx.astype(np.int64)
-    _column_range(indices, ncols)
+    _bound(indices, ncols, "column index")
     csr = CSR(nrows, ncols, dev_ptr, indices,
               move_array(S.data, device).astype(dt.np_type, copy=False), dt)
     if dev_idx.dtype == np.int32:  # (a fresh device copy: nothing else holds it)
@@ -149,13 +149,6 @@ def _canonical(ptr: Any, idx: Any) -> bool:
         first[starts[starts < idx.shape[0]]] = True
         ok &= xp.all((idx[1:] > idx[:-1]) | first[1:])
     return bool(ok)
-
-
-def _column_range(indices: Any, ncols: int) -> None:
-    if indices.shape[0] and (int(indices.min()) < 0 or int(indices.max()) >= ncols):
-        raise IndexOutOfBound(f"the SciPy matrix's column indices run from "
-                              f"{int(indices.min())} to {int(indices.max())}, outside 0 to "
-                              f"{ncols - 1}")
 
 
 def csr_arrays_to_coo(indptr: Any, col_indices: Any, nrows: int | None

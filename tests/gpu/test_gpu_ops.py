@@ -118,7 +118,7 @@ def test_from_scipy_sparse_straight_to_the_gpu() -> None:
     with pytest.raises(InvalidValue, match="dup_op"):
         Matrix.from_scipy_sparse(D, device="cuda")
     bad = sp.csr_matrix((np.array([1.0]), np.array([5]), np.array([0, 1])), shape=(1, 3))
-    with pytest.raises(IndexOutOfBound, match="outside 0 to 2"):
+    with pytest.raises(IndexOutOfBound, match="column index 5 is out of range for size 3"):
         Matrix.from_scipy_sparse(bad, device="cuda")
     host = Matrix.from_scipy_sparse(S)
     host._csr().indices32()  # kept on the host representation: .to uploads it

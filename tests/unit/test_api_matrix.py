@@ -174,7 +174,8 @@ class TestConstruction:
         assert build._canonical(np.array([0, 1, 1, 2]), np.array([3, 0]))  # rows restart
         # a column id beyond the shape (SciPy checks it only on request)
         B = sp.csr_matrix((np.array([1.0]), np.array([5]), np.array([0, 1])), shape=(1, 3))
-        with pytest.raises(gb.exceptions.IndexOutOfBound, match="outside 0 to 2"):
+        with pytest.raises(gb.exceptions.IndexOutOfBound,
+                           match="column index 5 is out of range for size 3"):
             Matrix.from_scipy_sparse(B)
 
     def test_from_networkx(self):
