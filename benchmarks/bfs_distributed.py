@@ -132,6 +132,8 @@ def worker(args: argparse.Namespace) -> None:
             run(A, src, parents=parents, stats=st)
             if args.validate:
                 gd.validate_bfs(A, src, lv, pi)
+            if args.clocks:  # every process's device clocks of the levels, on rank 0
+                st["clocks"] = comm.allgather(st.get("level_clock_ns"))
             teps.append(component_edges(lv) / dt)
             times.append(dt)
             found.append((lv, st))
@@ -153,6 +155,7 @@ def worker(args: argparse.Namespace) -> None:
         depth = [int(lv.reduce(monoid.max).new().value or 0) + 1 for lv, _ in found]
         if "bfs" in args.algorithms:
             out["bfs"] = dict(_searches(teps, times), levels_ms=steps,
+                              clocks=[st.get("clocks") for _, st in found],
                               exchange=found[0][1].get("exchange"),
                               levels_median=float(np.median(depth)), sources=list(sources))
         if comm.size == 1 and "bfs" in args.algorithms:
@@ -266,7 +269,7 @@ def _launch_one(exe: str, args: argparse.Namespace, scale: int, p: int,
            "--seed", str(args.seed), "--sources", str(args.sources), "--runs", str(args.runs),
            "--device", args.device, "--algorithms", *args.algorithms] + \
         (["--parents"] if args.parents else []) + \
-        (["--no-validate"] if not args.validate else [])
+        (["--no-validate"] if not args.validate else []) + (["--clocks"] if args.clocks else [])
     done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     line = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
     if done.returncode != 0 or not line:
@@ -293,6 +296,24 @@ def _print_levels(r: dict[str, Any]) -> None:
     for what, i in (("fastest", ts.index(min(ts))), ("slowest", ts.index(max(ts)))):
         print(f"  {what} ({ts[i]:.2f} ms, root {b['sources'][i]}, {b.get('exchange')}): "
               + ", ".join(b["levels_ms"][i]), flush=True)
+        if b.get("clocks") and b["clocks"][i] and b["clocks"][i][0]:
+            _print_clocks(b["clocks"][i])
+
+
+def _print_clocks(ranks: list[list[list[int]]]) -> None:
+    """Each level's device µs on every process (idle before it / push or claim / signal /
+    wait for the peers / rest of the unpack; ``_clock_split``) and, across processes, how
+    much later than the first the last one ended its push or claim (stamp 1; the GPUs'
+    clocks are taken as one: the spread of the unpacks' starts is printed to judge)."""
+    from gblas.distributed.bfs_levels import _clock_split  # noqa: PLC0415
+
+    splits = [_clock_split(r) for r in ranks]
+    for k in range(min(len(r) for r in ranks)):
+        ends, done = [r[k][1] for r in ranks], [r[k][4] for r in ranks]
+        print(f"    level {k}: " + "  ".join(
+            f"p{p} " + "/".join(f"{x:.1f}" for x in sp[k]) for p, sp in enumerate(splits))
+            + f"  | spread of the work's ends {(max(ends) - min(ends)) / 1e3:.1f} us,"
+            f" of the unpacks' ends {(max(done) - min(done)) / 1e3:.1f} us", flush=True)
 
 
 HEADERS = ["graph", "algorithm", "P", "threads/P", "median ms", "GTEPS", "vs P=1",
@@ -372,6 +393,9 @@ def main() -> None:
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     ap.add_argument("--parents", action="store_true", help="Graph500 output: the BFS tree")
     ap.add_argument("--no-validate", dest="validate", action="store_false")
+    ap.add_argument("--clocks", action="store_true",
+                    help="print the device clocks of the levels of the fastest and slowest "
+                         "root on every process (GPUs)")
     ap.add_argument("--out", default="", help="JSON output path")
     args = ap.parse_args()
     if args.worker:

@@ -81,7 +81,7 @@
 #define DS_LAST_DIR 10   // the direction the last level ran (1 push, 0 pull)
 #define DS_STALLED 11    // peer mode: a peer's flag did not come within DB_WAIT_NS
 #define DS_WORDS 16
-#define DB_WAIT_NS 60000000000ULL  // 60 s
+#define DB_WAIT_NS 60000000000LL  // 60 s
 
 // The words of process p in a level's parts (device pointers as uint64).
 __device__ __forceinline__ const unsigned* db_part(const unsigned long long* parts, int p) {
@@ -461,6 +461,15 @@ extern "C" __global__ void dbfs_signal(long long* flag, long long seq) {
   *(volatile long long*)flag = seq;
 }
 
+__device__ __forceinline__ long long db_clock() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return (long long)t;
+}
+
+// With timing only: the device clock (ns) into clock[i], between a level's steps.
+extern "C" __global__ void dbfs_stamp(long long* clock, long long i) { clock[i] = db_clock(); }
+
 // Peer mode: thread 0 of each block waits until every peer's flag reaches seq (so their
 // words of that level are complete); on a wait longer than DB_WAIT_NS it marks the state
 // stalled and stops waiting. Then the whole block goes on.
@@ -471,9 +480,9 @@ __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restri
     for (int p = 0; p < nparts; ++p) {
       if (p == me) continue;
       const volatile long long* f = (const volatile long long*)flags[p];
-      unsigned long long t0 = 0, t;
+      long long t0 = 0, t;
       while (*f < seq) {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        t = db_clock();
         if (!t0) t0 = t;
         if (t - t0 > DB_WAIT_NS) {
           st[DS_STALLED] = 1;
@@ -497,14 +506,17 @@ __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restri
 // push). In peer mode (`flags`: the P flags' addresses) the block first waits for the peers'
 // level `seq`. After the end it only waits and zeroes: a thread that reads the done flag
 // thread 0 has just set skips its share of vis, which the finished search no longer reads.
+// With timing, `clock` gets the device clock as block 0 starts and after its wait.
 extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ parts,
                                        long long wmax, const long long* __restrict__ offsets,
                                        int nparts, long long n, unsigned* vis,
                                        unsigned long long* clear, unsigned* next, long long* st,
                                        long long k, double alpha, double beta1, double beta2,
                                        const unsigned long long* __restrict__ flags,
-                                       long long seq, int me) {
+                                       long long seq, int me, long long* clock) {
+  if (clock && blockIdx.x == 0 && threadIdx.x == 0) clock[0] = db_clock();
   if (flags) db_wait_peers(flags, nparts, me, seq, st);
+  if (clock && blockIdx.x == 0 && threadIdx.x == 0) clock[1] = db_clock();
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
   for (long long w = tid; w < wmax; w += nth) next[w] = 0u;

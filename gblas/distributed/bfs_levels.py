@@ -83,6 +83,8 @@ _BIG = 256  # DB_BIG of the .cu: a frontier vertex of this C-degree is queued as
 _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in chunks
 _MODES = {"auto": 0, "push": 1, "pull": 2}  # dbfs_start's mode
 _RING = 4  # copies of the state in flight to the host: lookahead + 1 at most
+_CLOCKS = 5  # device clock stamps a level (with timing): see _Level.stamp
+_CLOCK_LEVELS = 256  # levels a buffer of stamps holds
 KERNEL_NAME = "dist_bfs_levels"
 
 
@@ -110,7 +112,8 @@ def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
         src = inline_includes(Path(__file__).parent / "bfs_levels.cu")
         mod = cp.RawModule(code=src, options=("-std=c++17",))
         kerns = {k: mod.get_function(f"dbfs_{k}")
-                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack", "signal")}
+                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack", "signal",
+                           "stamp")}
         grids = {}
         for name, kern in kerns.items():
             per_sm, sms = occupancy(kern, device_id)
@@ -166,6 +169,7 @@ class _Level:
         if self.gpu:  # the same as the address of each part, by parity of the level
             self.parts = self._part_addresses()
             self.last = self.parts[0]
+        self.clocks: list[Any] | None = None  # device clock stamps (timing)
         self.st = xp.zeros(cpu_kernels.DS_WORDS, dtype=np.int64)  # the loop state
         self.queue = xp.empty(max(self.n, 1), dtype=np.int32)  # the whole frontier
         nch = int(self.c[1].shape[0]) // _BIG + 1 if self.gpu else 1
@@ -207,6 +211,35 @@ class _Level:
             lv.comm.barrier()  # every process ready: a peer-mode wait is for device work
         return lv
 
+    def clocks_on(self) -> None:
+        """Device clock stamps for every level of the next search (GPUs; ``timing``)."""
+        self.clocks = []
+
+    def stamp(self, k: int, i: int) -> None:
+        """Device clock (ns) of level k's step i: 0 before its kernels, 1 after them (before
+        the signal), 2 as the unpack starts, 3 after its wait for the peers, 4 after it."""
+        if self.clocks is None:
+            return
+        chunk, row = divmod(k, _CLOCK_LEVELS)
+        while len(self.clocks) <= chunk:
+            self.clocks.append(self.xp.zeros((_CLOCK_LEVELS, _CLOCKS), dtype=np.int64))
+        if i != 2:
+            self.kerns["stamp"]((1,), (1,), (self.clocks[chunk], np.int64(row * _CLOCKS + i)))
+
+    def clock_at(self, k: int) -> np.uint64:
+        """The address of level k's unpack stamps (2 and 3), or 0 without timing."""
+        if self.clocks is None:
+            return np.uint64(0)
+        chunk, row = divmod(k, _CLOCK_LEVELS)
+        return np.uint64(self.clocks[chunk].data.ptr + 8 * (row * _CLOCKS + 2))
+
+    def clocks_off(self, levels: int) -> list[list[int]]:
+        """The stamps of the search's levels 0..levels (ns, rows of _CLOCKS), and no more
+        stamps."""
+        got = self.xp.concatenate(self.clocks).get()[:levels + 1] if self.clocks else []
+        self.clocks = None
+        return [[int(x) for x in row] for row in got]
+
     def event(self) -> Any:
         """A CUDA event recorded on the current stream (None on CPU processes)."""
         if not self.gpu:
@@ -234,6 +267,7 @@ class _Level:
         else:
             cpu_kernels.start(self.c[0], *args, self.wtot, source, parents, mode, nvals,
                               self.par, self.vis, nb, self.st, *self.out)
+        self.stamp(0, 1)
         self.exchange(0)
 
     def level(self, k: int, parents: bool) -> None:
@@ -291,7 +325,9 @@ class _Level:
                 flags = self.peer.flags
             self.last = self.parts[b]
             self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
-                self.last, *common, flags, np.int64(self.seq), np.int32(comm.rank)))
+                self.last, *common, flags, np.int64(self.seq), np.int32(comm.rank),
+                self.clock_at(k)))
+            self.stamp(k, 4)
             self.seq += 1
             stream = cp.cuda.get_current_stream()
             cp.cuda.runtime.memcpyAsync(self.ring[slot].ctypes.data, self.st.data.ptr,
@@ -372,6 +408,8 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
         events[-1][-1].synchronize()
         info["level_parts_ms"] = [[round(_elapsed(a, b), 3) for a, b in zip(ev, ev[1:])]
                                   for ev in events[:ran]]
+        info["level_clock_ns"] = lv.clocks_off(ran)
+        info["level_clock_us"] = _clock_split(info["level_clock_ns"])
     return levels, pi, info
 
 
@@ -381,6 +419,9 @@ def _levels(lv: _Level, source: int, parents: bool, direction: str, ahead: int,
     """Level 0 and the levels of one search, launched ``ahead`` levels beyond the last
     state read: (the final state, the host times of the reads, the CUDA events of each
     level (with ``timing``), the directions, the host's waits)."""
+    if timing:
+        lv.clocks_on()
+    lv.stamp(0, 0)
     lv.start(source, parents, _MODES[direction], nvals, rule)
     marks, events, directions = [t0], [], []
     k, read, syncs, state = 0, -1, 0, None
@@ -398,13 +439,27 @@ def _levels(lv: _Level, source: int, parents: bool, direction: str, ahead: int,
             return state, marks, events, directions, syncs
         k += 1
         ev = [lv.event()] if timing else []
+        lv.stamp(k, 0)
         lv.level(k, parents)
+        lv.stamp(k, 1)
         if timing:
             ev.append(lv.event())
         lv.exchange(k)
         if timing:
             ev.append(lv.event())
             events.append(ev)
+
+
+def _clock_split(stamps: list[list[int]]) -> list[list[float]]:
+    """Each level's device µs from its stamps: [idle before it (since the last level's
+    unpack ended: the host's launches), its push or claim, the signal (until the unpack
+    starts), the unpack's wait for the peers, the rest of the unpack]."""
+    out, end = [], None
+    for s in stamps:
+        steps = [(s[0] - end) if end is not None else 0] + [b - a for a, b in zip(s, s[1:])]
+        out.append([round(x / 1e3, 1) for x in steps])
+        end = s[4]
+    return out
 
 
 def _edges_into_block(t: tuple[Any, Any], n: int, kernels: Any) -> tuple[Any, Any]:

@@ -91,8 +91,15 @@ def _check_lookahead(A: Any, src: int, direction: str, rl: Any, rp: Any,  # noqa
     for ahead, exchange in [(0, "auto"), (1, "auto"), (3, "auto")] + (
             [(0, "nccl"), (1, "nccl")] if gpus else []):
         lv, pi, info = bfs_levels.dist_bfs(A, src, parents=True, direction=direction,
-                                           lookahead=ahead, exchange=exchange)
+                                           lookahead=ahead, exchange=exchange,
+                                           timing=ahead == 1)
         what = f"from {src} ({direction}, lookahead {ahead}, {info['exchange']})"
+        if gpus and ahead == 1:  # device times: events a level, clock stamps in order
+            ran = len(info["level_parts_ms"])
+            assert ran >= len(info["directions"]) and len(info["level_clock_ns"]) == ran + 1
+            assert all(len(s) == 5 and s == sorted(s) and s[0] > 0
+                       for s in info["level_clock_ns"]), what
+            assert all(x >= 0 for row in info["level_clock_us"] for x in row), what
         if os.environ.get("GBLAS_EXPECT_PEER") == "1" and exchange == "auto" \
                 and A.layout.comm.size > 1:
             assert info["exchange"] == "peer", what
