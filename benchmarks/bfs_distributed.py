@@ -301,8 +301,9 @@ def _print_levels(r: dict[str, Any]) -> None:
 
 
 def _print_clocks(ranks: list[list[list[int]]]) -> None:
-    """Each level's device µs on every process (idle before it / push or claim / signal /
-    wait for the peers / rest of the unpack; ``_clock_split``) and, across processes, how
+    """Each level's device µs on every process (idle before it / push or claim / until the
+    unpack starts / its signal and wait for the peers / rest of the unpack;
+    ``_clock_split``) and, across processes, how
     much later than the first the last one ended its push or claim (stamp 1; the GPUs'
     clocks are taken as one: the spread of the unpacks' starts is printed to judge)."""
     from gblas.distributed.bfs_levels import _clock_split  # noqa: PLC0415

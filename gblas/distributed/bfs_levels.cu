@@ -31,7 +31,11 @@
 //                   k folds the gathered counts into it and takes level k + 1's direction
 //                   by LAGraph's rule (bfs_rule.cuh), so the host launches levels without
 //                   reading anything; the kernels of a level whose direction is the other
-//                   one, or after the end, return at once.
+//                   one, or after the end, return at once;
+//   ring            the host's copies of the state (page-locked host memory mapped into the
+//                   device: no copy or event a level): the unpack of level k writes st
+//                   into slot k % nring, the level's sequence number (DS_STAMP) last, and
+//                   the host polls that word.
 //
 // A level k:
 //   push  dbfs_queue lists the last frontier from the gathered words (the source at level
@@ -44,9 +48,9 @@
 //         in-neighbour in vis: that neighbour is on level k - 1 (an unvisited vertex has no
 //         visited in-neighbour further up), so it is the smallest parent one level up;
 //   then dbfs_unpack ORs every process's new words into vis, sums the counts and takes the
-//   next direction (st): after an NCCL all-gather of the words, or in peer mode after
-//   dbfs_signal has published the level's sequence number in the process's flag and the
-//   unpack has waited for every peer's (then the peers' words are read over NVLink). Level
+//   next direction (st): after an NCCL all-gather of the words, or in peer mode once it has
+//   published the level's sequence number in the process's flag and waited for every
+//   peer's (then the peers' words are read over NVLink). Level
 //   0 (dbfs_start) is the source's bit and its out-degree (the sum of its C-degrees) in its
 //   newbits, exchanged and unpacked as any level, which takes level 1's direction.
 // Peer mode's buffer rule: a process rewrites its buffer of level s only in level s + 2's
@@ -81,6 +85,7 @@
 #define DS_LAST_DIR 10   // the direction the last level ran (1 push, 0 pull)
 #define DS_STALLED 11    // peer mode: a peer's flag did not come within DB_WAIT_NS
 #define DS_WORDS 16
+#define DS_STAMP 15      // in the host's copy: the level's sequence number, written last
 #define DB_WAIT_NS 60000000000LL  // 60 s
 
 // The words of process p in a level's parts (device pointers as uint64).
@@ -454,13 +459,6 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
   db_add_counts(tail, nfound, 0ULL, lane);
 }
 
-// Peer mode, after a level's kernels: its sequence number in the process's flag, which the
-// peers' unpacks wait for (the fence: the level's words are visible before the flag).
-extern "C" __global__ void dbfs_signal(long long* flag, long long seq) {
-  __threadfence_system();
-  *(volatile long long*)flag = seq;
-}
-
 __device__ __forceinline__ long long db_clock() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -470,13 +468,21 @@ __device__ __forceinline__ long long db_clock() {
 // With timing only: the device clock (ns) into clock[i], between a level's steps.
 extern "C" __global__ void dbfs_stamp(long long* clock, long long i) { clock[i] = db_clock(); }
 
-// Peer mode: thread 0 of each block waits until every peer's flag reaches seq (so their
-// words of that level are complete); on a wait longer than DB_WAIT_NS it marks the state
-// stalled and stops waiting. Then the whole block goes on.
+// Peer mode: block 0's thread 0 publishes level seq in this process's flag (its words of
+// that level are complete: the level's kernels ran before this one; the fence makes them
+// visible first); thread 0 of each block then waits until every peer's flag reaches seq
+// (so their words of that level are complete); on a wait longer than DB_WAIT_NS it marks
+// the state stalled and stops waiting. Then the whole block goes on. Every block of the
+// unpack is resident at once (its grid is one wave), so block 0 signals whatever the others
+// wait for.
 __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restrict__ flags,
                                               int nparts, int me, long long seq,
                                               long long* st) {
   if (threadIdx.x == 0) {
+    if (blockIdx.x == 0) {
+      __threadfence_system();
+      *(volatile long long*)flags[me] = seq;
+    }
     for (int p = 0; p < nparts; ++p) {
       if (p == me) continue;
       const volatile long long* f = (const volatile long long*)flags[p];
@@ -504,16 +510,18 @@ __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restri
 // else it takes level k + 1's direction. Also zeroes `next` (this process's newbits of the
 // next level, wmax words) and the queue's counters (`clear`, read last by this level's
 // push). In peer mode (`flags`: the P flags' addresses) the block first waits for the peers'
-// level `seq`. After the end it only waits and zeroes: a thread that reads the done flag
-// thread 0 has just set skips its share of vis, which the finished search no longer reads.
-// With timing, `clock` gets the device clock as block 0 starts and after its wait.
+// level `seq`. Thread 0 then writes the state into the host's `ring` (slot k % nring, the
+// stamp `seq` last). After the end it only waits and zeroes: a thread that reads the done
+// flag thread 0 has just set skips its share of vis, which the finished search no longer
+// reads. With timing, `clock` gets the device clock as block 0 starts and after its wait.
 extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ parts,
                                        long long wmax, const long long* __restrict__ offsets,
                                        int nparts, long long n, unsigned* vis,
                                        unsigned long long* clear, unsigned* next, long long* st,
                                        long long k, double alpha, double beta1, double beta2,
                                        const unsigned long long* __restrict__ flags,
-                                       long long seq, int me, long long* clock) {
+                                       long long seq, int me, long long* ring, int nring,
+                                       long long* clock) {
   if (clock && blockIdx.x == 0 && threadIdx.x == 0) clock[0] = db_clock();
   if (flags) db_wait_peers(flags, nparts, me, seq, st);
   if (clock && blockIdx.x == 0 && threadIdx.x == 0) clock[1] = db_clock();
@@ -542,6 +550,10 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
                          st[DS_UNEXPLORED], found, st[DS_LAST_NQ], scout, n, alpha, beta1,
                          beta2);
     }
+    volatile long long* slot = ring + (k % nring) * DS_WORDS;
+    for (int j = 0; j < DS_STAMP; ++j) slot[j] = st[j];
+    __threadfence_system();  // the state before its stamp
+    slot[DS_STAMP] = seq;
   }
   const long long nwords = (n + 31) >> 5;
   for (long long w = tid; w < nwords; w += nth) {

@@ -73,6 +73,7 @@ from .bfs_levels_cpu import (
     DS_NVISITED,
     DS_RAN,
     DS_STALLED,
+    DS_STAMP,
 )
 from .peer import peer_words
 from .vector import DistVector
@@ -83,6 +84,7 @@ _BIG = 256  # DB_BIG of the .cu: a frontier vertex of this C-degree is queued as
 _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in chunks
 _MODES = {"auto": 0, "push": 1, "pull": 2}  # dbfs_start's mode
 _RING = 4  # copies of the state in flight to the host: lookahead + 1 at most
+_HOST_WAIT_S = 120.0  # the host's wait for a level's state (a peer's stall is 60 s)
 _CLOCKS = 5  # device clock stamps a level (with timing): see _Level.stamp
 _CLOCK_LEVELS = 256  # levels a buffer of stamps holds
 KERNEL_NAME = "dist_bfs_levels"
@@ -112,8 +114,7 @@ def _cuda_kernels(device_id: int) -> tuple[dict[str, Any], dict[str, int]]:
         src = inline_includes(Path(__file__).parent / "bfs_levels.cu")
         mod = cp.RawModule(code=src, options=("-std=c++17",))
         kerns = {k: mod.get_function(f"dbfs_{k}")
-                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack", "signal",
-                           "stamp")}
+                 for k in ("block_keys", "start", "queue", "push", "claim", "unpack", "stamp")}
         grids = {}
         for name, kern in kerns.items():
             per_sm, sms = occupancy(kern, device_id)
@@ -175,14 +176,11 @@ class _Level:
         nch = int(self.c[1].shape[0]) // _BIG + 1 if self.gpu else 1
         self.chunks = xp.empty(nch, dtype=np.int64)
         self.cnt = xp.zeros(4, dtype=np.uint64)
-        if self.gpu:  # the copies of the state read by the host, and their events
-            import cupy as cp  # noqa: PLC0415
-
+        self.ring_seq = [0] * _RING  # the sequence number of the level in each slot
+        if self.gpu:  # the host's copies of the state, written by the unpack
             self.heavy = _heavy_chunks(self.t[0])
-            self.pinned = cp.cuda.alloc_pinned_memory(_RING * 8 * cpu_kernels.DS_WORDS)
-            self.ring = np.frombuffer(self.pinned, dtype=np.int64).reshape(_RING, -1)
-            self.ready = [cp.cuda.Event(block=False, disable_timing=True)
-                          for _ in range(_RING)]
+            self.mapped = _MappedRing(_RING * cpu_kernels.DS_WORDS)
+            self.ring = self.mapped.array.reshape(_RING, -1)
         else:
             self.ring = np.zeros((_RING, cpu_kernels.DS_WORDS), dtype=np.int64)
 
@@ -217,7 +215,8 @@ class _Level:
 
     def stamp(self, k: int, i: int) -> None:
         """Device clock (ns) of level k's step i: 0 before its kernels, 1 after them (before
-        the signal), 2 as the unpack starts, 3 after its wait for the peers, 4 after it."""
+        the unpack), 2 as the unpack starts, 3 after its signal and wait for the peers, 4
+        after it."""
         if self.clocks is None:
             return
         chunk, row = divmod(k, _CLOCK_LEVELS)
@@ -316,23 +315,15 @@ class _Level:
         common = (np.int64(self.wtot), self.offsets, np.int32(comm.size), np.int64(self.n),
                   self.vis, self.cnt, nxt, self.st, np.int64(k), *self.rule)
         slot = k % _RING
-        if self.gpu:
-            import cupy as cp  # noqa: PLC0415
-
-            flags = np.uint64(0)  # none: the words came by the collective or are ours
-            if self.peer is not None:
-                self.kerns["signal"]((1,), (1,), (self.peer.flag, np.int64(self.seq)))
-                flags = self.peer.flags
+        if self.gpu:  # (flags none: the words came by the collective or are ours)
+            flags = np.uint64(0) if self.peer is None else self.peer.flags
             self.last = self.parts[b]
+            self.ring_seq[slot] = self.seq
             self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
                 self.last, *common, flags, np.int64(self.seq), np.int32(comm.rank),
-                self.clock_at(k)))
+                np.uint64(self.mapped.dev), np.int32(_RING), self.clock_at(k)))
             self.stamp(k, 4)
             self.seq += 1
-            stream = cp.cuda.get_current_stream()
-            cp.cuda.runtime.memcpyAsync(self.ring[slot].ctypes.data, self.st.data.ptr,
-                                        self.st.nbytes, 2, stream.ptr)
-            self.ready[slot].record(stream)
         else:
             self.last = nb if self.gathered is None else self.gathered
             cpu_kernels.unpack(self.last, *common)
@@ -340,11 +331,22 @@ class _Level:
             self.ring[slot] = self.st
 
     def state(self, k: int) -> np.ndarray:
-        """The loop state after level k (a copy; waits for it on GPUs)."""
-        slot = k % _RING
+        """The loop state after level k (a copy). On GPUs the host polls the slot's stamp
+        until the unpack has written level k's state there, asking the stream now and
+        then whether a kernel failed."""
+        row = self.ring[k % _RING]
         if self.gpu:
-            self.ready[slot].synchronize()
-        return self.ring[slot].copy()
+            import cupy as cp  # noqa: PLC0415
+
+            want, polls, t0 = self.ring_seq[k % _RING], 0, time.perf_counter()
+            while row[DS_STAMP] != want:
+                polls += 1
+                if polls % 4096 == 0:
+                    cp.cuda.get_current_stream().done  # noqa: B018 - raises on a failure
+                    if time.perf_counter() - t0 > _HOST_WAIT_S:
+                        raise RuntimeError(f"distributed BFS: level {k}'s state did not "
+                                           f"arrive within {_HOST_WAIT_S:.0f} s")
+        return row.copy()
 
     def results(self, parents: bool) -> tuple[DistVector, DistVector | None]:
         """The search's vectors on the arrays the kernels wrote (bitmap storage, no pass
@@ -452,8 +454,8 @@ def _levels(lv: _Level, source: int, parents: bool, direction: str, ahead: int,
 
 def _clock_split(stamps: list[list[int]]) -> list[list[float]]:
     """Each level's device µs from its stamps: [idle before it (since the last level's
-    unpack ended: the host's launches), its push or claim, the signal (until the unpack
-    starts), the unpack's wait for the peers, the rest of the unpack]."""
+    unpack ended: the host's launches), its push or claim, until the unpack starts, the
+    unpack's signal and wait for the peers, the rest of the unpack]."""
     out, end = [], None
     for s in stamps:
         steps = [(s[0] - end) if end is not None else 0] + [b - a for a, b in zip(s, s[1:])]
@@ -513,6 +515,31 @@ def _elapsed(a: Any, b: Any) -> float:
     import cupy as cp  # noqa: PLC0415
 
     return float(cp.cuda.get_elapsed_time(a, b))
+
+
+class _MappedRing:
+    """int64 words of page-locked host memory mapped into the GPU's address space: the
+    unpack writes the loop state there (``dev``, its device address) and the host polls it
+    (``array``)."""
+
+    def __init__(self, words: int) -> None:
+        import ctypes  # noqa: PLC0415
+
+        import cupy as cp  # noqa: PLC0415
+
+        rt = self._rt = cp.cuda.runtime
+        self.ptr = int(rt.hostAlloc(8 * words, getattr(rt, "hostAllocMapped", 2)))
+        self.array = np.ctypeslib.as_array(
+            ctypes.cast(self.ptr, ctypes.POINTER(ctypes.c_int64)), shape=(words,))
+        self.array[:] = 0
+        get = getattr(rt, "hostGetDevicePointer", None)  # with UVA the same address
+        self.dev = int(get(self.ptr, 0)) if get is not None else self.ptr
+
+    def __del__(self) -> None:
+        try:
+            self._rt.freeHost(self.ptr)
+        except Exception:  # noqa: BLE001, S110 - at exit the context may be gone
+            pass
 
 
 def _on_device(lv: _Level) -> Any:

@@ -32,6 +32,7 @@ _INT_MAX = 2**31 - 1
 DS_DONE, DS_DO_PUSH, DS_PUSH_PULL, DS_ANY_PULL, DS_UNEXPLORED = 0, 1, 2, 3, 4
 DS_NQ, DS_LAST_NQ, DS_NVISITED, DS_LEVELS, DS_RAN, DS_LAST_DIR = 5, 6, 7, 8, 9, 10
 DS_STALLED, DS_WORDS = 11, 16
+DS_STAMP = 15  # GPUs: the level's sequence number in the host's copy of the state
 _rule = numba.njit(cache=True)(direction_rule)
 
 
@@ -248,4 +249,5 @@ def unpack(gathered: Any, wmax: int, offsets: Any, nparts: int, n: int, vis: Any
 
 
 __all__ = ["DS_DONE", "DS_DO_PUSH", "DS_LAST_DIR", "DS_LEVELS", "DS_NVISITED", "DS_RAN",
-           "DS_STALLED", "DS_WORDS", "claim", "push", "queue_frontier", "start", "unpack"]
+           "DS_STALLED", "DS_STAMP", "DS_WORDS", "claim", "push", "queue_frontier", "start",
+           "unpack"]
