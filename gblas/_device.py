@@ -109,6 +109,10 @@ def move_array(arr: Any, device: str) -> Any:
         return arr.get()  # CuPy -> host: explicit copy
     cp = get_array_module(device)
     with cp.cuda.Device(device_index(device)):
+        if isinstance(arr, np.ndarray):  # large ones staged by several host threads
+            from .backend.upload import to_device  # noqa: PLC0415
+
+            return to_device(arr, cp)
         return cp.asarray(arr)
 
 

@@ -6,6 +6,7 @@ written against the NumPy API so it runs on CuPy arrays too, and imports neither
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numba
@@ -24,6 +25,28 @@ def xp_of(arr: Any) -> Any:
 
         return cupy
     return np
+
+
+@functools.cache
+def _count_kernel() -> Any:
+    import cupy  # noqa: PLC0415
+
+    return cupy.ElementwiseKernel(
+        "T i", "raw unsigned long long counts",
+        "atomicAdd(&counts[i], 1ULL)", "gblas_count_ids")
+
+
+def bincount(ids: Any, n: int) -> Any:
+    """``xp.bincount(ids, minlength=n)`` (int64) for ids known to lie in [0, n). On a GPU
+    one atomic add an id: no reduction for the largest id, no read back and no compile
+    for each new size class, as CuPy's ``bincount`` has."""
+    xp = xp_of(ids)
+    if xp is np:
+        return np.bincount(ids, minlength=n)
+    counts = xp.zeros(n, dtype=np.uint64)
+    if ids.shape[0]:
+        _count_kernel()(ids, counts)
+    return counts.view(np.int64)
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)

@@ -58,7 +58,7 @@ import numpy as np
 
 from .. import Vector, config
 from ..backend.cuda import inline_includes
-from ..backend.keys import xp_of
+from ..backend.keys import bincount, xp_of
 from ..backend.threads import num_threads
 from ..dtypes import BOOL, INT64
 from ..exceptions import InvalidValue
@@ -482,7 +482,7 @@ def _edges_into_block(t: tuple[Any, Any], n: int, kernels: Any) -> tuple[Any, An
     kerns["block_keys"]((grid["block_keys"],), (_BLOCK,), (t_ptr, t_idx, np.int64(nl), keys))
     keys.sort()
     ptr = xp.zeros(n + 1, dtype=np.int64)
-    xp.cumsum(xp.bincount(t_idx, minlength=n), out=ptr[1:])
+    xp.cumsum(bincount(t_idx, n), out=ptr[1:])
     return ptr, (keys & np.uint64(0xFFFFFFFF)).astype(np.int32)
 
 

@@ -121,34 +121,25 @@ def csr_from_scipy(S: Any, dtype: Any, device: str) -> CSR | None:  # noqa: N803
         return CSR(nrows, ncols, ptr.astype(np.int64), indices, S.data.astype(dt.np_type),
                    dt)
     from .._device import move_array  # noqa: PLC0415
+    from ..formats.csr.check_cuda import check_csr  # noqa: PLC0415
 
     dev_ptr = move_array(ptr, device).astype(np.int64, copy=False)
     dev_idx = move_array(idx, device)
-    if not _canonical(dev_ptr, dev_idx):
+    if dev_idx.dtype not in (np.int32, np.int64):
+        dev_idx = dev_idx.astype(np.int64)
+    canonical, lo, hi, indices = check_csr(dev_ptr, dev_idx)
+    if not canonical:
         return None
-    indices = dev_idx.astype(np.int64)
-    _bound(indices, ncols, "column index")
+    if lo < 0:
+        raise IndexOutOfBound(f"column index {lo} is negative")
+    if hi >= ncols:
+        raise IndexOutOfBound(f"column index {hi} is out of range for size {ncols}; "
+                              "enlarge the size or fix the index")
     csr = CSR(nrows, ncols, dev_ptr, indices,
               move_array(S.data, device).astype(dt.np_type, copy=False), dt)
     if dev_idx.dtype == np.int32:  # (a fresh device copy: nothing else holds it)
         csr.__dict__["_indices32"] = dev_idx
     return csr
-
-
-def _canonical(ptr: Any, idx: Any) -> bool:
-    """Whether CSR arrays (on any device) have non-decreasing row pointers and strictly
-    increasing column ids within each row (SciPy's canonical form), by array operations
-    with one read of the answer."""
-    from ..backend.keys import xp_of  # noqa: PLC0415
-
-    xp = xp_of(ptr)
-    ok = xp.all(ptr[1:] >= ptr[:-1])
-    if idx.shape[0] > 1:
-        first = xp.zeros(idx.shape[0], dtype=bool)  # entries that start a row
-        starts = ptr[:-1]
-        first[starts[starts < idx.shape[0]]] = True
-        ok &= xp.all((idx[1:] > idx[:-1]) | first[1:])
-    return bool(ok)
 
 
 def csr_arrays_to_coo(indptr: Any, col_indices: Any, nrows: int | None

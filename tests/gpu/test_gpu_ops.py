@@ -120,11 +120,77 @@ def test_from_scipy_sparse_straight_to_the_gpu() -> None:
     bad = sp.csr_matrix((np.array([1.0]), np.array([5]), np.array([0, 1])), shape=(1, 3))
     with pytest.raises(IndexOutOfBound, match="column index 5 is out of range for size 3"):
         Matrix.from_scipy_sparse(bad, device="cuda")
+    neg = sp.csr_matrix((np.array([1.0, 1.0]), np.array([0, -2]), np.array([0, 1, 2])),
+                        shape=(2, 3))
+    with pytest.raises(IndexOutOfBound, match="column index -2 is negative"):
+        Matrix.from_scipy_sparse(neg, device="cuda")
     host = Matrix.from_scipy_sparse(S)
     host._csr().indices32()  # kept on the host representation: .to uploads it
     moved = host.to(GPU)._csr()
     assert moved.__dict__["_indices32"].dtype == np.int32 and moved.indices.dtype == np.int64
     np.testing.assert_array_equal(moved.indices.get(), S.indices)
+
+
+@pytest.mark.parametrize("ids", [np.int32, np.int64])
+def test_csr_check_kernel(ids) -> None:  # noqa: ANN001
+    """The GPU's one-pass check of CSR arrays against the definition: canonical (pointers
+    non-decreasing, ids strictly increasing in each row; a row may start below the last
+    row's end, empty rows anywhere), the smallest and largest id, the ids widened."""
+    import cupy as cp
+
+    from gblas.formats.csr.check_cuda import check_csr
+
+    def check(ptr, idx):  # noqa: ANN001, ANN202
+        ok, lo, hi, wide = check_csr(cp.asarray(np.array(ptr, dtype=np.int64)),
+                                     cp.asarray(np.array(idx, dtype=ids)))
+        assert wide.dtype == np.int64 and wide.get().tolist() == list(idx)
+        return ok, lo, hi
+
+    assert check([0, 2, 2, 4], [1, 3, 0, 2]) == (True, 0, 3)  # rows restart, an empty row
+    assert check([0, 0, 0], []) == (True, 2**63 - 1, -(2**63))  # no entries
+    assert check([0, 2], [3, 1])[0] is False  # unsorted within a row
+    assert check([0, 2], [1, 1])[0] is False  # a duplicate
+    assert check([0, 3, 2, 3], [0, 1, 2])[0] is False  # pointers going back
+    assert check([0, 1, 2], [0, -4]) == (True, -4, 0)
+    rng = np.random.default_rng(11)
+    for _ in range(20):  # random matrices, some rows shuffled, against SciPy's answer
+        import scipy.sparse as sp
+
+        S = sp.random(200, 3000, density=0.02, format="csr", random_state=rng)
+        if rng.random() < 0.5:
+            r = int(rng.integers(200))
+            seg = S.indices[S.indptr[r]:S.indptr[r + 1]]
+            rng.shuffle(seg)
+        want = bool(sp.csr_matrix((S.data, S.indices.copy(), S.indptr),
+                                  shape=S.shape).has_sorted_indices)
+        ok, lo, hi = check(S.indptr.tolist(), S.indices.tolist())
+        assert ok == want
+        assert (lo, hi) == ((int(S.indices.min()), int(S.indices.max())) if S.nnz
+                            else (2**63 - 1, -(2**63)))
+
+
+def test_staged_upload_and_counts() -> None:
+    """Large host arrays reach the GPU through the page-locked ring (several chunks, a
+    partial last one, 2-D, two in a row reusing the buffers) equal to cupy.asarray's copy;
+    small and strided ones through cupy.asarray; bincount on the GPU equals NumPy's."""
+    import cupy as cp
+
+    from gblas._device import move_array
+    from gblas.backend.keys import bincount
+    from gblas.backend.upload import CHUNK, MIN_BYTES, to_device
+
+    rng = np.random.default_rng(2)
+    big = rng.integers(-2**40, 2**40, size=(MIN_BYTES + 2 * CHUNK + 8 * 1234) // 8)
+    grid = rng.random((2 * CHUNK // 8 + 7, 9)).astype(np.float32)
+    for host in (big, grid, big[::2], big[:100]):
+        dev = to_device(host, cp)
+        assert dev.shape == host.shape and dev.dtype == host.dtype
+        np.testing.assert_array_equal(dev.get(), host)
+    np.testing.assert_array_equal(move_array(big, "cuda").get(), big)
+    ids = rng.integers(0, 1000, size=50000).astype(np.int32)
+    np.testing.assert_array_equal(bincount(cp.asarray(ids), 1003).get(),
+                                  np.bincount(ids, minlength=1003))
+    assert bincount(cp.zeros(0, dtype=np.int64), 4).get().tolist() == [0, 0, 0, 0]
 
 
 def test_mixing_devices_is_an_error() -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...backend.keys import xp_of
+from ...backend.keys import bincount, xp_of
 from ..coo.container import COO
 from .container import CSR
 
@@ -20,7 +20,7 @@ def transpose(A: CSR) -> CSR:  # noqa: N803
         return cpu.transpose(A)
     order = xp.argsort(A.indices, kind="stable")
     indptr = xp.zeros(A.ncols + 1, dtype=np.int64)
-    indptr[1:] = xp.cumsum(xp.bincount(A.indices, minlength=A.ncols))
+    xp.cumsum(bincount(A.indices, A.ncols), out=indptr[1:])
     vals = None if A.values is None else A.values[order]
     return CSR(A.ncols, A.nrows, indptr, A.row_ids()[order], vals, A.dtype, A.iso)
 
@@ -55,7 +55,7 @@ def csr_from_coo(C: COO) -> CSR:  # noqa: N803
     xp = C.xp
     indptr = xp.zeros(C.nrows + 1, dtype=np.int64)
     if C.nnz:
-        indptr[1:] = xp.cumsum(xp.bincount(C.rows, minlength=C.nrows))
+        xp.cumsum(bincount(C.rows, C.nrows), out=indptr[1:])
     return CSR(C.nrows, C.ncols, indptr, C.cols, C.values, C.dtype, C.iso)
 
 
@@ -76,6 +76,6 @@ def csr_from_keys(nrows: int, ncols: int, keys: Any, values: Any, dtype: Any) ->
     rows = keys // nc
     indptr = xp.zeros(nrows + 1, dtype=np.int64)
     if keys.shape[0]:
-        indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=nrows))
+        xp.cumsum(bincount(rows, nrows), out=indptr[1:])
     return CSR(nrows, ncols, indptr, (keys % nc).astype(np.int64),
                values.astype(dtype.np_type, copy=False), dtype)
