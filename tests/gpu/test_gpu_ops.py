@@ -181,7 +181,7 @@ def test_staged_upload_and_counts() -> None:
 
     rng = np.random.default_rng(2)
     big = rng.integers(-2**40, 2**40, size=(MIN_BYTES + 2 * CHUNK + 8 * 1234) // 8)
-    grid = rng.random((2 * CHUNK // 8 + 7, 9)).astype(np.float32)
+    grid = rng.random((MIN_BYTES // 36 + 7, 9)).astype(np.float32)  # 2-D, rows of 36 B
     for host in (big, grid, big[::2], big[:100]):
         dev = to_device(host, cp)
         assert dev.shape == host.shape and dev.dtype == host.dtype
