@@ -32,8 +32,8 @@ def _count_kernel() -> Any:
     import cupy  # noqa: PLC0415
 
     return cupy.ElementwiseKernel(
-        "T i", "raw unsigned long long counts",
-        "atomicAdd(&counts[i], 1ULL)", "gblas_count_ids")
+        "T i", "raw uint64 counts",
+        "atomicAdd((unsigned long long*)&counts[i], 1ULL)", "gblas_count_ids")
 
 
 def bincount(ids: Any, n: int) -> Any:
