@@ -32,8 +32,8 @@ def _count_kernel() -> Any:
     import cupy  # noqa: PLC0415
 
     return cupy.ElementwiseKernel(
-        "T i", "raw uint64 counts",
-        "atomicAdd((unsigned long long*)&counts[i], 1ULL)", "gblas_count_ids")
+        "T id", "raw uint64 counts",
+        "atomicAdd((unsigned long long*)&counts[id], 1ULL)", "gblas_count_ids")
 
 
 def bincount(ids: Any, n: int) -> Any:
