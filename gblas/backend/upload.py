@@ -5,7 +5,8 @@ through page-locked memory with one host thread, ~10 GB/s on the H200 machines' 
 (urand:22's 1.6 GB of CSR arrays took 160 ms; docs/benchmarks.md, "The first BFS on a new
 graph"). Here the host's threads copy slices of the array into a ring of page-locked
 buffers (NumPy's copy releases the GIL) while the copy engine moves the buffers filled
-before; the ring is allocated once per device, on the first large copy.
+before; the ring (64 MB of page-locked memory) is allocated once per device, on the first
+large copy, and kept; copies through it from several threads take turns.
 
 Arrays below ``MIN_BYTES`` (and non-contiguous ones) go through ``cupy.asarray``: page
 locking and the thread pool only pay on large copies. The result is ordered on the current
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -41,9 +43,14 @@ class _Ring:
             ev.record()
         self.pool = ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1)),
                                        thread_name_prefix="gblas-upload")
+        self.lock = threading.Lock()  # one copy at a time through the buffers
 
     def copy(self, src: np.ndarray, dst_ptr: int) -> None:
         """Copy the bytes ``src`` (uint8, contiguous) to device address ``dst_ptr``."""
+        with self.lock:
+            self._copy(src, dst_ptr)
+
+    def _copy(self, src: np.ndarray, dst_ptr: int) -> None:
         rt, stream = self.cp.cuda.runtime, self.cp.cuda.get_current_stream()
         for i, off in enumerate(range(0, src.shape[0], CHUNK)):
             b, n = i % NBUF, min(CHUNK, src.shape[0] - off)
