@@ -214,16 +214,15 @@ class _Level:
         self.clocks = []
 
     def stamp(self, k: int, i: int) -> None:
-        """Device clock (ns) of level k's step i: 0 before its kernels, 1 after them (before
-        the unpack), 2 as the unpack starts, 3 after its signal and wait for the peers, 4
-        after it."""
+        """Device clock (ns) of level k's step i (with timing): 0 before its kernels, 1
+        after them (before the unpack), 4 after the unpack; the unpack itself writes 2 as
+        it starts and 3 after its signal and wait for the peers."""
         if self.clocks is None:
             return
         chunk, row = divmod(k, _CLOCK_LEVELS)
         while len(self.clocks) <= chunk:
             self.clocks.append(self.xp.zeros((_CLOCK_LEVELS, _CLOCKS), dtype=np.int64))
-        if i != 2:
-            self.kerns["stamp"]((1,), (1,), (self.clocks[chunk], np.int64(row * _CLOCKS + i)))
+        self.kerns["stamp"]((1,), (1,), (self.clocks[chunk], np.int64(row * _CLOCKS + i)))
 
     def clock_at(self, k: int) -> np.uint64:
         """The address of level k's unpack stamps (2 and 3), or 0 without timing."""

@@ -52,17 +52,24 @@ def _dup(dup_op: Any) -> BinaryOp | None:
 
 def _bound(arr: np.ndarray, size: int | None, what: str) -> int:
     if arr.size and arr.min() < 0:
-        raise IndexOutOfBound(f"{what} {int(arr.min())} is negative")
+        _in_range(what, int(arr.min()), 0, 1)
     if size is None:
         return int(arr.max()) + 1 if arr.size else 0
     if size < 0:
         raise InvalidValue(f"size must be >= 0, got {size}")
-    if arr.size and arr.max() >= size:
-        raise IndexOutOfBound(
-            f"{what} {int(arr.max())} is out of range for size {size}; enlarge the size or "
-            "fix the index"
-        )
+    if arr.size:
+        _in_range(what, 0, int(arr.max()), size)
     return int(size)
+
+
+def _in_range(what: str, lo: int, hi: int, size: int) -> None:
+    """IndexOutOfBound unless the smallest index ``lo`` and the largest ``hi`` lie in
+    [0, size)."""
+    if lo < 0:
+        raise IndexOutOfBound(f"{what} {lo} is negative")
+    if hi >= size:
+        raise IndexOutOfBound(
+            f"{what} {hi} is out of range for size {size}; enlarge the size or fix the index")
 
 
 def build_vector_data(indices: Any, values: Any, dtype: Any, size: int | None,
@@ -130,11 +137,8 @@ def csr_from_scipy(S: Any, dtype: Any, device: str) -> CSR | None:  # noqa: N803
     canonical, lo, hi, indices = check_csr(dev_ptr, dev_idx)
     if not canonical:
         return None
-    if lo < 0:
-        raise IndexOutOfBound(f"column index {lo} is negative")
-    if hi >= ncols:
-        raise IndexOutOfBound(f"column index {hi} is out of range for size {ncols}; "
-                              "enlarge the size or fix the index")
+    if indices.shape[0]:
+        _in_range("column index", lo, hi, ncols)
     csr = CSR(nrows, ncols, dev_ptr, indices,
               move_array(S.data, device).astype(dt.np_type, copy=False), dt)
     if dev_idx.dtype == np.int32:  # (a fresh device copy: nothing else holds it)
