@@ -69,9 +69,7 @@ def _copy_slice(job: tuple[np.ndarray, np.ndarray, int]) -> None:
 
 
 @functools.cache
-def _ring(device_id: int) -> _Ring:
-    import cupy as cp  # noqa: PLC0415
-
+def _ring(cp: Any, device_id: int) -> _Ring:
     with cp.cuda.Device(device_id):
         return _Ring(cp)
 
@@ -83,7 +81,7 @@ def to_device(arr: np.ndarray, cp: Any) -> Any:
             or not arr.flags.c_contiguous or arr.dtype.hasobject or not arr.dtype.isnative):
         return cp.asarray(arr)
     out = cp.empty(arr.shape, dtype=arr.dtype)
-    _ring(cp.cuda.Device().id).copy(arr.reshape(-1).view(np.uint8), out.data.ptr)
+    _ring(cp, cp.cuda.Device().id).copy(arr.reshape(-1).view(np.uint8), out.data.ptr)
     return out
 
 
