@@ -486,11 +486,9 @@ def _edges_into_block(t: tuple[Any, Any], n: int, kernels: Any) -> tuple[Any, An
 
 
 def _ids32(csr: CSR) -> Any:
-    """The block's column ids as int32: the copy kept on the CSR, or (a block of 2³¹
-    entries or more, which CSR.indices32 declines) one made here; the ids themselves are
-    below n < 2³¹ (``applies``), and the kernels index entries with int64."""
-    ids = csr.indices32(min_uses=1)
-    return csr.indices.astype(np.int32) if ids is None else ids
+    """The block's column ids as int32 (the copy kept on the CSR): the ids are below
+    n < 2³¹ (``applies``), and the kernels index entries with int64."""
+    return csr.indices32(min_uses=1, wide_entries=True)
 
 
 def _heavy_chunks(t_ptr: Any) -> Any:

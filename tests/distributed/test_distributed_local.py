@@ -388,17 +388,25 @@ def test_level_loop_cut_short_starts_afresh(graph, monkeypatch) -> None:
     assert bfs(A, 7).gather().isequal(rl) and A._bfs_levels is not lv
 
 
-def test_level_loop_without_the_kept_int32_ids(graph, monkeypatch) -> None:
-    """A block of 2³¹ entries or more gets no int32 copy from CSR.indices32 (None); the
-    level loop then makes its own (its ids are below n): the same levels."""
+def test_level_loop_reads_the_kept_int32_ids(graph, monkeypatch) -> None:
+    """The level loop reads the int32 copy of the ids kept on the block's CSR, asking for
+    it with ``wide_entries`` (its kernels index entries with int64, so a block of 2³¹
+    entries or more has one too): the same levels."""
     from gblas.formats.csr.container import CSR  # noqa: PLC0415
 
     A, S = graph  # noqa: N806
     with gb.config.override(bfs_cpu="ops"):
         rl, rp = bfs(S, 11, parents=True)
     A._bfs_levels = None
-    monkeypatch.setattr(CSR, "indices32", lambda self, min_uses=1: None)
+    asked, original = [], CSR.indices32
+
+    def spy(self, min_uses=1, wide_entries=False):  # noqa: ANN001, ANN202
+        asked.append(wide_entries)
+        return original(self, min_uses, wide_entries)
+
+    monkeypatch.setattr(CSR, "indices32", spy)
     lv, pi = bfs(A, 11, parents=True)
     assert lv.gather().isequal(rl) and pi.gather().isequal(rp)
-    assert A._bfs_levels.a[1].dtype == np.int32
+    assert asked and all(asked)
+    assert A._bfs_levels.a[1] is A.local._csr().__dict__["_indices32"]
     A._bfs_levels = None

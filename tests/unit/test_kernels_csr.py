@@ -594,14 +594,26 @@ def test_builtin_kernels_are_cached_on_disk(tmp_path: Path) -> None:
 def test_indices32_copy_is_kept_and_refused_when_too_wide() -> None:
     """CSR.indices32: an int32 copy equal to the indices, made once (on the min_uses-th
     request); None when a column index could exceed int32 (the GPU pull then reads the
-    int64 indices)."""
+    int64 indices), and for 2³¹ entries or more unless the caller indexes entries with
+    int64 (``wide_entries``)."""
     csr = CSR(3, 5, np.array([0, 2, 2, 4]), np.array([0, 4, 1, 3]), None, BOOL, iso=True)
     assert csr.indices32(min_uses=2) is None  # asked once: no copy yet
     narrow = csr.indices32(min_uses=2)
     assert narrow.dtype == np.int32 and np.array_equal(narrow, csr.indices)
     assert csr.indices32() is narrow
     wide = CSR(3, 2**31, np.array([0, 1, 1, 1]), np.array([2**31 - 1]), None, BOOL, iso=True)
-    assert wide.indices32() is None
+    assert wide.indices32() is None and wide.indices32(wide_entries=True) is None
+
+    class Long(CSR):  # 2³¹ entries or more: only for callers that index entries in int64
+        @property
+        def nnz(self) -> int:
+            return 2**31
+
+    long = Long(3, 5, np.array([0, 2, 2, 4]), np.array([0, 4, 1, 3]), None, BOOL, iso=True)
+    assert long.indices32() is None
+    narrow = long.indices32(wide_entries=True)
+    assert narrow.dtype == np.int32 and np.array_equal(narrow, long.indices)
+    assert long.indices32() is None and long.indices32(wide_entries=True) is narrow
 
 
 @pytest.mark.parametrize("lengths", [[], [0] * 5000, [3] * 1000, [0, 2000, 0, 1, 1024] * 50,

@@ -344,10 +344,11 @@ class Work:
 
     def fused_graph(self) -> tuple[tuple[Any, ...], bool]:
         """(the fused kernel's graph arrays, whether their column ids are int32): the int32
-        copies kept on the CSRs where both have them (ids and entries below 2³¹; half the
-        bytes of every row a level reads), else :meth:`graph_args`."""
-        a32 = self.csr.indices32()
-        t32 = a32 if self.csr_t is self.csr else self.csr_t.indices32()
+        copies kept on the CSRs where both have them (ids below 2³¹; half the bytes of every
+        row a level reads), else :meth:`graph_args`."""
+        # (the kernel indexes entries with int64: a matrix of 2³¹ entries or more too)
+        a32 = self.csr.indices32(wide_entries=True)
+        t32 = a32 if self.csr_t is self.csr else self.csr_t.indices32(wide_entries=True)
         if a32 is None or t32 is None:
             return self.graph_args(), False
         return (self.csr.indptr, a32, self.csr_t.indptr, t32), True

@@ -44,8 +44,9 @@ class CSR:
             return self.values
         return self.xp.full(self.nnz, self.iso, dtype=self.dtype.np_type)
 
-    def indices32(self, min_uses: int = 1) -> Any | None:
-        """The column indices as int32 when they fit (ncols and nnz below 2**31), made once
+    def indices32(self, min_uses: int = 1, wide_entries: bool = False) -> Any | None:
+        """The column indices as int32 when they fit (ncols below 2**31; and nnz below
+        2**31 unless the caller indexes entries with int64: ``wide_entries``), made once
         the caller has asked ``min_uses`` times (a matrix read once pays no copy) and kept
         on this representation, whose arrays are not changed in place; else None. The GPU
         pull reads these: half the bytes of the largest array it streams."""
@@ -54,8 +55,9 @@ class CSR:
             d["_indices32_asked"] = asked = d.get("_indices32_asked", 0) + 1
             if asked < min_uses:
                 return None
-            fits = self.ncols < 2**31 and self.nnz < 2**31
-            d["_indices32"] = self.indices.astype(np.int32) if fits else None
+            d["_indices32"] = self.indices.astype(np.int32) if self.ncols < 2**31 else None
+        if self.nnz >= 2**31 and not wide_entries:
+            return None
         return d["_indices32"]
 
     def row_tiles(self, tile: int) -> Any:
