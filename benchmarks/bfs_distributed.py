@@ -109,7 +109,7 @@ def worker(args: argparse.Namespace) -> None:
     comm = gd.world(args.device)
     dev = comm.device
     t0 = time.perf_counter()
-    A = gd.kronecker(args.scale, edge_factor=args.edge_factor, seed=args.seed, comm=comm)  # noqa: N806
+    A = _kronecker(args, comm)  # noqa: N806
     comm.barrier()
     build_s = time.perf_counter() - t0
     deg = A.out_degree().to_dense(0)
@@ -245,6 +245,46 @@ def worker(args: argparse.Namespace) -> None:
             "algorithms": out}), flush=True)
 
 
+def _kronecker(args: argparse.Namespace, comm: Any) -> Any:
+    """``gd.kronecker`` of the arguments; with ``--graph-cache DIR`` the process's block is
+    read from the file an earlier launch of the same scale, edge factor, seed and process
+    count wrote there after generating it (the column ids as int32: half the bytes), so
+    launches that compare code on one graph skip the generation (a minute at kron:26)."""
+    import numpy as np  # noqa: PLC0415
+
+    import gblas.distributed as gd  # noqa: PLC0415
+
+    if not args.graph_cache:
+        return gd.kronecker(args.scale, edge_factor=args.edge_factor, seed=args.seed,
+                            comm=comm)
+    from gblas import BOOL, Matrix  # noqa: PLC0415
+    from gblas._device import move_array  # noqa: PLC0415
+    from gblas.formats.csr.container import CSR  # noqa: PLC0415
+    from gblas.generators import symmetric_graph  # noqa: PLC0415
+
+    path = Path(args.graph_cache) / (f"kron{args.scale}-ef{args.edge_factor}-seed{args.seed}"
+                                     f"-P{comm.size}-r{comm.rank}.npz")
+    if comm.allreduce(int(path.exists()), "min"):
+        lay = gd.Layout(comm, 1 << args.scale)
+        dev = lay.local_device
+        with np.load(path) as f:
+            ptr, ids = move_array(f["indptr"], dev), move_array(f["indices"], dev)
+        csr = CSR(lay.n_local, lay.n, ptr, ids.astype(np.int64), None, BOOL, True)
+        csr.__dict__["_indices32"] = ids  # what CSR.indices32 would make
+        local = Matrix._from_csr(csr, dev)
+        if comm.size == 1:  # as the loader marks its one block
+            symmetric_graph(local)
+        return gd.DistMatrix(local, lay, name=f"kron{args.scale}", symmetric=True)
+    A = gd.kronecker(args.scale, edge_factor=args.edge_factor, seed=args.seed, comm=comm)  # noqa: N806
+    csr = A.local._csr()
+    host = [move_array(x, "cpu") for x in (csr.indptr, csr.indices.astype(np.int32))]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, indptr=host[0], indices=host[1])
+    os.replace(tmp, path)
+    return A
+
+
 def _configs(args: argparse.Namespace) -> list[tuple[int, int]]:
     """(processes, Numba threads per process) to launch: every P with every ``--threads``
     value that fits the cores (default: the cores split over the P processes)."""
@@ -269,7 +309,8 @@ def _launch_one(exe: str, args: argparse.Namespace, scale: int, p: int,
            "--seed", str(args.seed), "--sources", str(args.sources), "--runs", str(args.runs),
            "--device", args.device, "--algorithms", *args.algorithms] + \
         (["--parents"] if args.parents else []) + \
-        (["--no-validate"] if not args.validate else []) + (["--clocks"] if args.clocks else [])
+        (["--no-validate"] if not args.validate else []) + (["--clocks"] if args.clocks else []) + \
+        (["--graph-cache", args.graph_cache] if args.graph_cache else [])
     done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     line = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
     if done.returncode != 0 or not line:
@@ -397,6 +438,9 @@ def main() -> None:
     ap.add_argument("--clocks", action="store_true",
                     help="print the device clocks of the levels of the fastest and slowest "
                          "root on every process (GPUs)")
+    ap.add_argument("--graph-cache", default="",
+                    help="folder keeping each process's generated block between launches "
+                         "(read when a launch of the same graph and P wrote it)")
     ap.add_argument("--out", default="", help="JSON output path")
     args = ap.parse_args()
     if args.worker:
