@@ -249,6 +249,66 @@ def _exact_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any,
     return xp.asarray(score), int(both[merge].sum())
 
 
+def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, b: Any,
+                   est: Any, budget: int, seed: int, sample: int = 0,
+                   chunk: int = 1 << 22) -> tuple[Any, Any, Any, int]:
+    """Exact Jaccard similarities for the candidate pairs by probing, at most ``budget``
+    probes per distinct (row, group) entry: a pair costs the rows of its group with fewer
+    rows (s; ties: the smaller id), every group g takes its pairs in the order of the
+    estimate ``est`` (best first, ties: a hash) while their costs add up to at most
+    budget · g's rows, a pair taken by either end is kept (the others dropped), and a kept
+    pair (s, l) counts the rows r of s whose entry (r, l) exists. Returns (a, b, score) of
+    the kept pairs and the probes (at most budget · the distinct entries, whatever the
+    pairs' widths). With ``sample`` T, s probes only its T rows of the smallest hash when it
+    has more (a pair costs min(rows of s, T)), the count scaled by s's rows / T: exact when
+    the smaller group has at most T rows, else its share of s's rows in l estimated from T
+    random ones. Here the entry set is the sorted array of row · ng + group (a binary
+    search a probe); on a GPU a hash set of the entries filled in one pass (its first
+    insert of a key flags the distinct entries), and a thread a pair walking s's rows, one
+    lookup each."""
+    key = xp.unique(rows * ng + member[cols])  # the distinct (row, group), by row
+    g = key % ng
+    width = xp.bincount(g, minlength=ng)
+    r = key // ng
+    if sample:  # each group's rows in the order of a hash of the row
+        hr = _mix(r.astype(np.uint64) ^ np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64))
+        grow = r[_by(xp, g, (hr >> np.uint64(1)).astype(np.int64))]
+    else:
+        grow = r[xp.argsort(g, kind="stable")]  # each group's rows, ascending
+    gptr = xp.asarray(_offsets(_host(width)))
+    small = width[b] < width[a]  # a < b: a ties
+    s, lg = xp.where(small, b, a), xp.where(small, a, b)
+    probes = xp.minimum(width, sample) if sample else width
+    cost = probes[s]  # a pair's probes: its shorter list (or its sample)
+    tie = _mix((a * ng + b).astype(np.uint64) ^ np.uint64(seed + 0x2545F4914F6CDD1D))
+    end = xp.concatenate([a, b])  # each pair at both ends, each end's best first
+    o = _by(xp, end, -xp.concatenate([est, est]), xp.concatenate([cost, cost]),
+            xp.concatenate([tie, tie]))
+    spent = xp.cumsum(xp.concatenate([cost, cost])[o])  # the probes up to it, inclusive
+    first = xp.asarray(_offsets(_host(xp.bincount(end, minlength=ng))))[:-1]
+    base = xp.concatenate([xp.zeros(1, dtype=spent.dtype), spent])[first][end[o]]
+    ok = xp.zeros(2 * a.shape[0], dtype=bool)
+    ok[o] = spent - base <= budget * width[end[o]]  # within the end's budget
+    keep = ok[:a.shape[0]] | ok[a.shape[0]:]
+    s, lg = s[keep], lg[keep]
+    ws = probes[s]
+    cum = _offsets(_host(ws))
+    inter = xp.zeros(s.shape[0], dtype=np.int64)
+    lo = 0
+    while lo < s.shape[0]:  # pairs in chunks of about ``chunk`` probes
+        hi = max(lo + 1, int(np.searchsorted(cum, cum[lo] + chunk, "right")) - 1)
+        idx = xp.repeat(xp.arange(hi - lo), ws[lo:hi])
+        pos = gptr[s[lo:hi]][idx] + xp.arange(int(cum[hi] - cum[lo])) - \
+            xp.asarray(cum[lo:hi] - cum[lo])[idx]
+        probe = grow[pos] * ng + lg[lo:hi][idx]
+        at = xp.minimum(xp.searchsorted(key, probe), key.shape[0] - 1)
+        inter[lo:hi] = xp.bincount(idx, weights=key[at] == probe, minlength=hi - lo)
+        lo = hi
+    inter = inter * (width[s] / xp.maximum(ws, 1))  # exact where s was probed in full
+    a, b = xp.minimum(s, lg), xp.maximum(s, lg)
+    return a, b, inter / xp.maximum(width[a] + width[b] - inter, 1), int(cum[-1])
+
+
 def _scatter_min(xp: Any, out: Any, idx: Any, vals: Any) -> None:
     if xp is np:
         np.minimum.at(out, idx, vals)
@@ -356,13 +416,14 @@ class _Phases:
 def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                    rounds: int = 4, phases: _Phases | None = None,
                    hashes: int = 0, oph: bool = False, pair_words: int = 0,
-                   exact: bool = False, cap: int = 0, sketch: int = 0) -> np.ndarray:
+                   exact: bool = False, cap: int = 0, sketch: int = 0,
+                   probe: int = 0, probe_rows: int = 0) -> np.ndarray:
     """The vertex order (``order[p]`` = the vertex at position p), as a host array, from
     the symmetric pattern (``sptr``, ``sidx``, ``deg``: arrays of ``xp``). ``phases``
     collects the time of the candidates, the matching, the merges and the packing.
     ``hashes``: candidates from MinHash signatures of that many words instead of the
-    hashed order of each row (``oph``, ``pair_words``, ``exact``, ``cap``: as the options
-    of the same names)."""
+    hashed order of each row (``oph``, ``pair_words``, ``exact``, ``cap``, ``sketch``,
+    ``probe``, ``probe_rows``: as the options of the same names)."""
     ph = phases or _Phases()
     n = int(deg.shape[0])
     rows = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(sptr).astype(np.int64))
@@ -375,7 +436,12 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                 a, b, sc = _candidates_minhash(xp, rows, cols, member, ng, gsize < maxsize,
                                                gsize, maxsize, window, maxsize * 16 + rnd,
                                                hashes, oph, pair_words)
-                if sketch and a.shape[0]:
+                if probe and a.shape[0]:
+                    a, b, sc, work = _probe_jaccard(xp, rows, cols, member, ng, a, b, sc,
+                                                    probe, maxsize * 16 + rnd,
+                                                    probe_rows)
+                    ph.merged = max(ph.merged, work)
+                elif sketch and a.shape[0]:
                     sc, work = _sketch_jaccard(xp, rows, cols, member, ng, a, b, sketch,
                                                maxsize * 16 + rnd)
                     ph.merged = max(ph.merged, work)
@@ -438,6 +504,12 @@ def main() -> None:
     ap.add_argument("--sketch", type=int, default=0,
                     help="MinHash: score the candidates from bottom-k sketches of this size "
                          "(exact for small groups; at most 2k reads a pair)")
+    ap.add_argument("--probe", type=int, default=0,
+                    help="MinHash: exact scores by probing the entries, each group probing "
+                         "for at most this many pairs (at most that many probes an entry)")
+    ap.add_argument("--probe-rows", type=int, default=0,
+                    help="--probe: a group probes at most this many of its rows (the ones "
+                         "of the smallest hash; the count scaled up; 0: all)")
     ap.add_argument("--jaccard", action="store_true", help="also the shipped greedy (CPU)")
     args = ap.parse_args()
     if args.device == "cuda":
@@ -452,7 +524,8 @@ def main() -> None:
             return None
     warm = R._Sym(common.load_graph("kron:8")._csr())  # Numba's and CuPy's compilation
     opts = {"hashes": args.hashes, "oph": args.oph, "pair_words": args.pair_words,
-            "exact": args.exact, "cap": args.cap, "sketch": args.sketch}
+            "exact": args.exact, "cap": args.cap, "sketch": args.sketch,
+            "probe": args.probe, "probe_rows": args.probe_rows}
     grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp, **opts)
     print("| graph | n | identity slices | jaccard | grouping | s | s by phase | pairs / n | "
           "merged / m |")
