@@ -282,8 +282,8 @@ def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, 
     cost = probes[s]  # a pair's probes: its shorter list (or its sample)
     tie = _mix((a * ng + b).astype(np.uint64) ^ np.uint64(seed + 0x2545F4914F6CDD1D))
     end = xp.concatenate([a, b])  # each pair at both ends, each end's best first
-    o = _by(xp, end, -xp.concatenate([est, est]), xp.concatenate([cost, cost]),
-            xp.concatenate([tie, tie]))
+    est = xp.minimum(est, width[s] / xp.maximum(width[lg], 1))  # J <= the widths' ratio
+    o = _by(xp, end, -xp.concatenate([est, est]), xp.concatenate([tie, tie]))
     spent = xp.cumsum(xp.concatenate([cost, cost])[o])  # the probes up to it, inclusive
     first = xp.asarray(_offsets(_host(xp.bincount(end, minlength=ng))))[:-1]
     base = xp.concatenate([xp.zeros(1, dtype=spent.dtype), spent])[first][end[o]]

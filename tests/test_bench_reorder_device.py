@@ -167,3 +167,57 @@ def test_bottom_k_sketch_scores() -> None:
     got, work = reorder_device._sketch_jaccard(np, rows, cols, member, 4, a, b, 256, seed=9)
     assert got[0] == 0.5 and work == 3 + 3 + 256 + 256
     assert abs(got[1] - 2000 / 4000) <= 0.15
+
+
+@pytest.mark.parametrize("budget", [1, 4, 10**9])
+def test_probed_scores_are_exact_within_budget(budget: int) -> None:
+    """Probing the entries: the kept pairs' scores equal the exact merge's, the probes are
+    at most budget · the distinct (row, group) entries, and without a binding budget every
+    pair is kept, probed from its group with fewer rows (Σ min of the widths)."""
+    sym = R._Sym(gb.generators.kronecker(10, seed=3)._csr())
+    n = sym.n
+    rows = np.repeat(np.arange(n), np.diff(sym.sptr))
+    cols = sym.sidx.astype(np.int64)
+    ng = n // 3
+    member = np.random.default_rng(5).integers(0, ng, n)
+    gsize = np.bincount(member, minlength=ng)
+    a, b, est = reorder_device._candidates_minhash(np, rows, cols, member, ng,
+                                                   np.ones(ng, bool), gsize, 100, 4, 5, 16,
+                                                   True)
+    exact, _ = reorder_device._exact_jaccard(np, rows, cols, member, ng, a, b)
+    pa, pb, got, probes = reorder_device._probe_jaccard(np, rows, cols, member, ng, a, b,
+                                                        est, budget, seed=5, chunk=1000)
+    want = dict(zip((a * ng + b).tolist(), exact.tolist(), strict=True))
+    assert (pa < pb).all() and pa.shape[0] > 0
+    np.testing.assert_allclose(got, [want[k] for k in (pa * ng + pb).tolist()])
+    key = np.unique(rows * ng + member[cols])
+    width = np.bincount(key % ng, minlength=ng)
+    assert probes == np.minimum(width[pa], width[pb]).sum() <= budget * key.shape[0]
+    if budget == 10**9:
+        assert pa.shape[0] == a.shape[0]
+    else:
+        assert pa.shape[0] < a.shape[0]
+
+
+def test_probed_rows_sampled_scale_the_count() -> None:
+    """With a sample of T rows, a pair whose smaller group has at most T rows is exact; a
+    larger one probes T rows and scales its count (here: all of s's rows in l)."""
+    rows = np.array(list(range(10)) + list(range(20)) + [0, 1] + [0, 1, 2])
+    cols = np.array([0] * 10 + [1] * 20 + [2] * 2 + [3] * 3)
+    a, b = np.array([0, 2]), np.array([1, 3])
+    pa, pb, got, probes = reorder_device._probe_jaccard(
+        np, rows, cols, np.arange(4), 4, a, b, np.array([0.5, 0.5]), 10**9, seed=1,
+        sample=4)
+    np.testing.assert_allclose(got, [10 / 20, 2 / 3])
+    assert probes == 4 + 2
+
+
+@pytest.mark.parametrize("budget", [1, 4])
+def test_probed_grouping_is_a_permutation(budget: int) -> None:
+    A = gb.generators.kronecker(10, seed=1)  # noqa: N806
+    sym = R._Sym(A._csr())
+    order = reorder_device.grouping_order(sym.sptr, sym.sidx, sym.deg, np, 4, 2, hashes=16,
+                                          oph=True, probe=budget)
+    assert np.array_equal(np.sort(order), np.arange(A.nrows))
+    csr = A._csr()
+    assert R.count_slices(R.permute_csr(csr, order)) < 0.9 * R.count_slices(csr)
