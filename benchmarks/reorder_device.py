@@ -249,9 +249,47 @@ def _exact_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any,
     return xp.asarray(score), int(both[merge].sum())
 
 
+_EMPTY = np.int64(-1)  # a free slot of the hash set
+
+
+def _hash_set(xp: Any, keys: Any) -> Any:
+    """An open-addressing hash set (linear probing, load at most 1/2) of the keys (>= 0),
+    built in rounds of array operations: every key not yet placed reads its slot, writes
+    itself where the slot is free (of several writers one wins: a GPU's atomicCAS), keeps
+    its place if the slot now holds it (a repeat of a key stops there too) and moves on to
+    the next slot otherwise."""
+    size = 1 << max(4, (2 * int(keys.shape[0])).bit_length())
+    table = xp.full(size, _EMPTY, dtype=np.int64)
+    mask = np.uint64(size - 1)
+    slot = (_mix(keys.astype(np.uint64)) & mask).astype(np.int64)
+    while keys.shape[0]:
+        free = table[slot] == _EMPTY
+        table[slot[free]] = keys[free]
+        left = table[slot] != keys
+        keys, slot = keys[left], (slot[left] + 1) & (size - 1)
+    return table
+
+
+def _in_set(xp: Any, table: Any, q: Any) -> tuple[Any, int]:
+    """Whether each of ``q`` is in the hash set, and the slots read (a thread a key on a
+    GPU: its probe sequence)."""
+    size = table.shape[0]
+    slot = (_mix(q.astype(np.uint64)) & np.uint64(size - 1)).astype(np.int64)
+    found = xp.zeros(q.shape[0], dtype=bool)
+    todo = xp.arange(q.shape[0])
+    reads = 0
+    while todo.shape[0]:
+        reads += int(todo.shape[0])
+        cur = table[slot]
+        found[todo[cur == q]] = True
+        left = (cur != q) & (cur != _EMPTY)
+        todo, q, slot = todo[left], q[left], (slot[left] + 1) & (size - 1)
+    return found, reads
+
+
 def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, b: Any,
                    est: Any, budget: int, seed: int, sample: int = 0,
-                   chunk: int = 1 << 22) -> tuple[Any, Any, Any, int]:
+                   chunk: int = 1 << 22) -> tuple[Any, Any, Any, int, int]:
     """Exact Jaccard similarities for the candidate pairs by probing, at most ``budget``
     probes per distinct (row, group) entry: a pair costs the rows of its group with fewer
     rows (s; ties: the smaller id), every group g takes its pairs in the order of the
@@ -262,11 +300,13 @@ def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, 
     pairs' widths). With ``sample`` T, s probes only its T rows of the smallest hash when it
     has more (a pair costs min(rows of s, T)), the count scaled by s's rows / T: exact when
     the smaller group has at most T rows, else its share of s's rows in l estimated from T
-    random ones. Here the entry set is the sorted array of row · ng + group (a binary
-    search a probe); on a GPU a hash set of the entries filled in one pass (its first
-    insert of a key flags the distinct entries), and a thread a pair walking s's rows, one
-    lookup each."""
+    random ones. The entries are looked up in a hash set of row · ng + group (_hash_set;
+    the last value returned: its slot reads); the groups' row lists come from a sort of
+    the distinct entries here (on a GPU: the members' adjacency lists, an entry counted
+    where the hash set's first insert of its key came from it), and a thread a pair would
+    walk s's rows, one lookup each."""
     key = xp.unique(rows * ng + member[cols])  # the distinct (row, group), by row
+    table = _hash_set(xp, key)
     g = key % ng
     width = xp.bincount(g, minlength=ng)
     r = key // ng
@@ -294,19 +334,20 @@ def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, 
     ws = probes[s]
     cum = _offsets(_host(ws))
     inter = xp.zeros(s.shape[0], dtype=np.int64)
-    lo = 0
+    lo = reads = 0
     while lo < s.shape[0]:  # pairs in chunks of about ``chunk`` probes
         hi = max(lo + 1, int(np.searchsorted(cum, cum[lo] + chunk, "right")) - 1)
         idx = xp.repeat(xp.arange(hi - lo), ws[lo:hi])
         pos = gptr[s[lo:hi]][idx] + xp.arange(int(cum[hi] - cum[lo])) - \
             xp.asarray(cum[lo:hi] - cum[lo])[idx]
         probe = grow[pos] * ng + lg[lo:hi][idx]
-        at = xp.minimum(xp.searchsorted(key, probe), key.shape[0] - 1)
-        inter[lo:hi] = xp.bincount(idx, weights=key[at] == probe, minlength=hi - lo)
+        hit, n_read = _in_set(xp, table, probe)
+        inter[lo:hi] = xp.bincount(idx, weights=hit, minlength=hi - lo)
+        reads += n_read
         lo = hi
     inter = inter * (width[s] / xp.maximum(ws, 1))  # exact where s was probed in full
     a, b = xp.minimum(s, lg), xp.maximum(s, lg)
-    return a, b, inter / xp.maximum(width[a] + width[b] - inter, 1), int(cum[-1])
+    return a, b, inter / xp.maximum(width[a] + width[b] - inter, 1), int(cum[-1]), reads
 
 
 def _scatter_min(xp: Any, out: Any, idx: Any, vals: Any) -> None:
@@ -403,6 +444,7 @@ class _Phases:
         self._t = time.perf_counter()
         self.pairs = 0  # the candidate pairs of the largest round (after their repeats merged)
         self.merged = 0  # the row-list entries the exact scores of the largest round read
+        self.slots = 0  # the hash set's slots the probes of the largest round read
 
     def mark(self, name: str) -> None:
         if self.sync is None:
@@ -437,10 +479,11 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                                                gsize, maxsize, window, maxsize * 16 + rnd,
                                                hashes, oph, pair_words)
                 if probe and a.shape[0]:
-                    a, b, sc, work = _probe_jaccard(xp, rows, cols, member, ng, a, b, sc,
+                    a, b, sc, work, reads = _probe_jaccard(xp, rows, cols, member, ng, a, b, sc,
                                                     probe, maxsize * 16 + rnd,
                                                     probe_rows)
                     ph.merged = max(ph.merged, work)
+                    ph.slots = max(ph.slots, reads)
                 elif sketch and a.shape[0]:
                     sc, work = _sketch_jaccard(xp, rows, cols, member, ng, a, b, sketch,
                                                maxsize * 16 + rnd)
@@ -528,8 +571,8 @@ def main() -> None:
             "probe": args.probe, "probe_rows": args.probe_rows}
     grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp, **opts)
     print("| graph | n | identity slices | jaccard | grouping | s | s by phase | pairs / n | "
-          "merged / m |")
-    print("|---|--:|--:|--:|--:|--:|---|--:|--:|")
+          "merged / m | slots / m |")
+    print("|---|--:|--:|--:|--:|--:|---|--:|--:|--:|")
     for spec in args.graphs:
         A = common.load_graph(spec)  # noqa: N806
         csr = A._csr()
@@ -551,7 +594,8 @@ def main() -> None:
             jac = f"{R.count_slices(R.permute_csr(csr, perm)) / base:.3f}"
         print(f"| {common.graph_label(spec)} | {sym.n} | {base} | {jac} | {ratio:.3f} | "
               f"{secs:.2f} | {split} | {phases.pairs / sym.n:.1f} | "
-              f"{phases.merged / max(int(sym.sidx.shape[0]), 1):.1f} |", flush=True)
+              f"{phases.merged / max(int(sym.sidx.shape[0]), 1):.1f} | "
+              f"{phases.slots / max(int(sym.sidx.shape[0]), 1):.1f} |", flush=True)
 
 
 if __name__ == "__main__":

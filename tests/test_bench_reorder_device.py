@@ -185,14 +185,16 @@ def test_probed_scores_are_exact_within_budget(budget: int) -> None:
                                                    np.ones(ng, bool), gsize, 100, 4, 5, 16,
                                                    True)
     exact, _ = reorder_device._exact_jaccard(np, rows, cols, member, ng, a, b)
-    pa, pb, got, probes = reorder_device._probe_jaccard(np, rows, cols, member, ng, a, b,
-                                                        est, budget, seed=5, chunk=1000)
+    pa, pb, got, probes, reads = reorder_device._probe_jaccard(np, rows, cols, member, ng,
+                                                               a, b, est, budget, seed=5,
+                                                               chunk=1000)
     want = dict(zip((a * ng + b).tolist(), exact.tolist(), strict=True))
     assert (pa < pb).all() and pa.shape[0] > 0
     np.testing.assert_allclose(got, [want[k] for k in (pa * ng + pb).tolist()])
     key = np.unique(rows * ng + member[cols])
     width = np.bincount(key % ng, minlength=ng)
     assert probes == np.minimum(width[pa], width[pb]).sum() <= budget * key.shape[0]
+    assert probes <= reads <= 3 * probes  # the hash set's slots: few a probe
     if budget == 10**9:
         assert pa.shape[0] == a.shape[0]
     else:
@@ -205,7 +207,7 @@ def test_probed_rows_sampled_scale_the_count() -> None:
     rows = np.array(list(range(10)) + list(range(20)) + [0, 1] + [0, 1, 2])
     cols = np.array([0] * 10 + [1] * 20 + [2] * 2 + [3] * 3)
     a, b = np.array([0, 2]), np.array([1, 3])
-    pa, pb, got, probes = reorder_device._probe_jaccard(
+    pa, pb, got, probes, _ = reorder_device._probe_jaccard(
         np, rows, cols, np.arange(4), 4, a, b, np.array([0.5, 0.5]), 10**9, seed=1,
         sample=4)
     np.testing.assert_allclose(got, [10 / 20, 2 / 3])
@@ -221,3 +223,18 @@ def test_probed_grouping_is_a_permutation(budget: int) -> None:
     assert np.array_equal(np.sort(order), np.arange(A.nrows))
     csr = A._csr()
     assert R.count_slices(R.permute_csr(csr, order)) < 0.9 * R.count_slices(csr)
+
+
+def test_hash_set_of_array_rounds() -> None:
+    """The hash set built in array rounds holds each key once (repeats included), finds
+    exactly the keys given, and reads few slots a lookup (load at most 1/2)."""
+    rng = np.random.default_rng(2)
+    keys = rng.integers(0, 10**12, 5000)
+    keys = np.concatenate([keys, keys[:1000]])  # repeats
+    table = reorder_device._hash_set(np, keys)
+    held = table[table != reorder_device._EMPTY]
+    assert np.array_equal(np.sort(held), np.unique(keys))
+    q = np.concatenate([keys[:3000], rng.integers(10**12, 2 * 10**12, 3000)])
+    found, reads = reorder_device._in_set(np, table, q)
+    assert found[:3000].all() and not found[3000:].any()
+    assert q.shape[0] <= reads <= 3 * q.shape[0]
