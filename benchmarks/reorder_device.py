@@ -288,23 +288,25 @@ def _in_set(xp: Any, table: Any, q: Any) -> tuple[Any, int]:
 
 
 def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, b: Any,
-                   est: Any, budget: int, seed: int, sample: int = 0,
+                   est: Any, budget: float, seed: int, sample: int = 0,
                    chunk: int = 1 << 22) -> tuple[Any, Any, Any, int, int]:
     """Exact Jaccard similarities for the candidate pairs by probing, at most ``budget``
     probes per distinct (row, group) entry: a pair costs the rows of its group with fewer
-    rows (s; ties: the smaller id), every group g takes its pairs in the order of the
-    estimate ``est`` (best first, ties: a hash) while their costs add up to at most
-    budget · g's rows, a pair taken by either end is kept (the others dropped), and a kept
-    pair (s, l) counts the rows r of s whose entry (r, l) exists. Returns (a, b, score) of
-    the kept pairs and the probes (at most budget · the distinct entries, whatever the
-    pairs' widths). With ``sample`` T, s probes only its T rows of the smallest hash when it
-    has more (a pair costs min(rows of s, T)), the count scaled by s's rows / T: exact when
-    the smaller group has at most T rows, else its share of s's rows in l estimated from T
-    random ones. The entries are looked up in a hash set of row · ng + group (_hash_set;
-    the last value returned: its slot reads); the groups' row lists come from a sort of
-    the distinct entries here (on a GPU: the members' adjacency lists, an entry counted
-    where the hash set's first insert of its key came from it), and a thread a pair would
-    walk s's rows, one lookup each."""
+    rows (s; ties: the smaller id), the pairs are taken in the order of the estimate
+    ``est`` (capped by the ratio of the widths, a bound on the similarity; best first, ties:
+    a hash) while their costs add up to at most budget · the distinct entries, the others
+    dropped, and a kept pair (s, l) counts the rows r of s whose entry (r, l) exists.
+    Returns (a, b, score) of the kept pairs, the probes (at most budget · the distinct
+    entries, whatever the pairs' widths) and the hash set's slots they read (one sort of
+    the pairs by estimate, a prefix sum of their costs, then a thread a probe on a GPU:
+    O(pairs + budget · m) a round, not the pairs' summed widths). With ``sample`` T, s
+    probes only its T rows of the smallest hash when it has more (a pair costs min(rows of
+    s, T)), the count scaled by s's rows / T: exact when the smaller group has at most T
+    rows, else its share of s's rows in l estimated from T random ones. The entries are
+    looked up in a hash set of row · ng + group (_hash_set); the groups' row lists come
+    from a sort of the distinct entries here (on a GPU: the members' adjacency lists, an
+    entry counted where the hash set's first insert of its key came from it), and a thread
+    a pair would walk s's rows, one lookup each."""
     key = xp.unique(rows * ng + member[cols])  # the distinct (row, group), by row
     table = _hash_set(xp, key)
     g = key % ng
@@ -321,15 +323,10 @@ def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, 
     probes = xp.minimum(width, sample) if sample else width
     cost = probes[s]  # a pair's probes: its shorter list (or its sample)
     tie = _mix((a * ng + b).astype(np.uint64) ^ np.uint64(seed + 0x2545F4914F6CDD1D))
-    end = xp.concatenate([a, b])  # each pair at both ends, each end's best first
     est = xp.minimum(est, width[s] / xp.maximum(width[lg], 1))  # J <= the widths' ratio
-    o = _by(xp, end, -xp.concatenate([est, est]), xp.concatenate([tie, tie]))
-    spent = xp.cumsum(xp.concatenate([cost, cost])[o])  # the probes up to it, inclusive
-    first = xp.asarray(_offsets(_host(xp.bincount(end, minlength=ng))))[:-1]
-    base = xp.concatenate([xp.zeros(1, dtype=spent.dtype), spent])[first][end[o]]
-    ok = xp.zeros(2 * a.shape[0], dtype=bool)
-    ok[o] = spent - base <= budget * width[end[o]]  # within the end's budget
-    keep = ok[:a.shape[0]] | ok[a.shape[0]:]
+    o = _by(xp, -est, tie)  # the best estimates first, while their probes fit the budget
+    keep = xp.zeros(a.shape[0], dtype=bool)
+    keep[o] = xp.cumsum(cost[o]) <= budget * key.shape[0]
     s, lg = s[keep], lg[keep]
     ws = probes[s]
     cum = _offsets(_host(ws))
@@ -459,7 +456,7 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                    rounds: int = 4, phases: _Phases | None = None,
                    hashes: int = 0, oph: bool = False, pair_words: int = 0,
                    exact: bool = False, cap: int = 0, sketch: int = 0,
-                   probe: int = 0, probe_rows: int = 0) -> np.ndarray:
+                   probe: float = 0, probe_rows: int = 0) -> np.ndarray:
     """The vertex order (``order[p]`` = the vertex at position p), as a host array, from
     the symmetric pattern (``sptr``, ``sidx``, ``deg``: arrays of ``xp``). ``phases``
     collects the time of the candidates, the matching, the merges and the packing.
@@ -547,9 +544,9 @@ def main() -> None:
     ap.add_argument("--sketch", type=int, default=0,
                     help="MinHash: score the candidates from bottom-k sketches of this size "
                          "(exact for small groups; at most 2k reads a pair)")
-    ap.add_argument("--probe", type=int, default=0,
-                    help="MinHash: exact scores by probing the entries, each group probing "
-                         "for at most this many pairs (at most that many probes an entry)")
+    ap.add_argument("--probe", type=float, default=0,
+                    help="MinHash: exact scores by probing the entries for the best-estimated "
+                         "pairs, at most this many probes an entry (the others dropped)")
     ap.add_argument("--probe-rows", type=int, default=0,
                     help="--probe: a group probes at most this many of its rows (the ones "
                          "of the smallest hash; the count scaled up; 0: all)")
