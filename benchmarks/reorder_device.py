@@ -292,14 +292,16 @@ def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, 
                    chunk: int = 1 << 22) -> tuple[Any, Any, Any, int, int]:
     """Exact Jaccard similarities for the candidate pairs by probing, at most ``budget``
     probes per distinct (row, group) entry: a pair costs the rows of its group with fewer
-    rows (s; ties: the smaller id), the pairs are taken in the order of the estimate
-    ``est`` (capped by the ratio of the widths, a bound on the similarity; best first, ties:
-    a hash) while their costs add up to at most budget · the distinct entries, the others
-    dropped, and a kept pair (s, l) counts the rows r of s whose entry (r, l) exists.
-    Returns (a, b, score) of the kept pairs, the probes (at most budget · the distinct
-    entries, whatever the pairs' widths) and the hash set's slots they read (one sort of
-    the pairs by estimate, a prefix sum of their costs, then a thread a probe on a GPU:
-    O(pairs + budget · m) a round, not the pairs' summed widths). With ``sample`` T, s
+    rows (s; ties: the smaller id); in the order of the estimate ``est`` (capped by the
+    ratio of the widths, a bound on the similarity; best first, ties: a hash) the round
+    takes its pairs while their costs add up to at most budget / 2 · the distinct entries,
+    and every group g its own pairs while they add up to budget / 2 · g's rows (a pair
+    taken by either end is kept: charged to it); the others are dropped, and a kept pair
+    (s, l) counts the rows r of s whose entry (r, l) exists. Returns (a, b, score) of the
+    kept pairs, the probes (at most budget · the distinct entries, whatever the pairs'
+    widths) and the hash set's slots they read (one sort of the pairs by estimate and one
+    by group, prefix sums of their costs, then a thread a probe on a GPU: O(pairs +
+    budget · m) a round, not the pairs' summed widths). With ``sample`` T, s
     probes only its T rows of the smallest hash when it has more (a pair costs min(rows of
     s, T)), the count scaled by s's rows / T: exact when the smaller group has at most T
     rows, else its share of s's rows in l estimated from T random ones. The entries are
@@ -324,9 +326,17 @@ def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, 
     cost = probes[s]  # a pair's probes: its shorter list (or its sample)
     tie = _mix((a * ng + b).astype(np.uint64) ^ np.uint64(seed + 0x2545F4914F6CDD1D))
     est = xp.minimum(est, width[s] / xp.maximum(width[lg], 1))  # J <= the widths' ratio
-    o = _by(xp, -est, tie)  # the best estimates first, while their probes fit the budget
+    o = _by(xp, -est, tie)  # the round's best estimates while they fit half the budget
     keep = xp.zeros(a.shape[0], dtype=bool)
-    keep[o] = xp.cumsum(cost[o]) <= budget * key.shape[0]
+    keep[o] = xp.cumsum(cost[o]) <= budget / 2 * key.shape[0]
+    end = xp.concatenate([a, b])  # and each group's best while they fit half its budget
+    o = _by(xp, end, -xp.concatenate([est, est]), xp.concatenate([tie, tie]))
+    spent = xp.cumsum(xp.concatenate([cost, cost])[o])  # the probes up to it, inclusive
+    first = xp.asarray(_offsets(_host(xp.bincount(end, minlength=ng))))[:-1]
+    base = xp.concatenate([xp.zeros(1, dtype=spent.dtype), spent])[first][end[o]]
+    ok = xp.zeros(2 * a.shape[0], dtype=bool)
+    ok[o] = spent - base <= budget / 2 * width[end[o]]
+    keep |= ok[:a.shape[0]] | ok[a.shape[0]:]  # (charged to an end that took it)
     s, lg = s[keep], lg[keep]
     ws = probes[s]
     cum = _offsets(_host(ws))
