@@ -289,16 +289,16 @@ def _in_set(xp: Any, table: Any, q: Any) -> tuple[Any, int]:
 
 def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, b: Any,
                    est: Any, budget: float, seed: int, sample: int = 0,
-                   chunk: int = 1 << 22) -> tuple[Any, Any, Any, int, int]:
+                   share: float = 0.5, chunk: int = 1 << 22) -> tuple[Any, Any, Any, int, int]:
     """Exact Jaccard similarities for the candidate pairs by probing, at most ``budget``
     probes per distinct (row, group) entry: a pair costs the rows of its group with fewer
     rows (s; ties: the smaller id); in the order of the estimate ``est`` (capped by the
     ratio of the widths, a bound on the similarity; best first, ties: a hash) the round
-    takes its pairs while their costs add up to at most budget / 2 · the distinct entries,
-    and every group g its own pairs while they add up to budget / 2 · g's rows (a pair
-    taken by either end is kept: charged to it); the others are dropped, and a kept pair
-    (s, l) counts the rows r of s whose entry (r, l) exists. Returns (a, b, score) of the
-    kept pairs, the probes (at most budget · the distinct entries, whatever the pairs'
+    takes its pairs while their costs add up to at most (1 - share) · budget · the distinct
+    entries, and every group g its own pairs while they add up to share · budget · g's
+    rows (a pair taken by either end is kept: charged to it); the others are dropped, and
+    a kept pair (s, l) counts the rows r of s whose entry (r, l) exists. Returns (a, b,
+    score) of the kept pairs, the probes (at most budget · the distinct entries, whatever the pairs'
     widths) and the hash set's slots they read (one sort of the pairs by estimate and one
     by group, prefix sums of their costs, then a thread a probe on a GPU: O(pairs +
     budget · m) a round, not the pairs' summed widths). With ``sample`` T, s
@@ -326,16 +326,16 @@ def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, 
     cost = probes[s]  # a pair's probes: its shorter list (or its sample)
     tie = _mix((a * ng + b).astype(np.uint64) ^ np.uint64(seed + 0x2545F4914F6CDD1D))
     est = xp.minimum(est, width[s] / xp.maximum(width[lg], 1))  # J <= the widths' ratio
-    o = _by(xp, -est, tie)  # the round's best estimates while they fit half the budget
+    o = _by(xp, -est, tie)  # the round's best estimates while they fit its share
     keep = xp.zeros(a.shape[0], dtype=bool)
-    keep[o] = xp.cumsum(cost[o]) <= budget / 2 * key.shape[0]
-    end = xp.concatenate([a, b])  # and each group's best while they fit half its budget
+    keep[o] = xp.cumsum(cost[o]) <= (1 - share) * budget * key.shape[0]
+    end = xp.concatenate([a, b])  # and each group's best while they fit its share
     o = _by(xp, end, -xp.concatenate([est, est]), xp.concatenate([tie, tie]))
     spent = xp.cumsum(xp.concatenate([cost, cost])[o])  # the probes up to it, inclusive
     first = xp.asarray(_offsets(_host(xp.bincount(end, minlength=ng))))[:-1]
     base = xp.concatenate([xp.zeros(1, dtype=spent.dtype), spent])[first][end[o]]
     ok = xp.zeros(2 * a.shape[0], dtype=bool)
-    ok[o] = spent - base <= budget / 2 * width[end[o]]
+    ok[o] = spent - base <= share * budget * width[end[o]]
     keep |= ok[:a.shape[0]] | ok[a.shape[0]:]  # (charged to an end that took it)
     s, lg = s[keep], lg[keep]
     ws = probes[s]
@@ -466,13 +466,14 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                    rounds: int = 4, phases: _Phases | None = None,
                    hashes: int = 0, oph: bool = False, pair_words: int = 0,
                    exact: bool = False, cap: int = 0, sketch: int = 0,
-                   probe: float = 0, probe_rows: int = 0) -> np.ndarray:
+                   probe: float = 0, probe_rows: int = 0,
+                   probe_share: float = 0.5) -> np.ndarray:
     """The vertex order (``order[p]`` = the vertex at position p), as a host array, from
     the symmetric pattern (``sptr``, ``sidx``, ``deg``: arrays of ``xp``). ``phases``
     collects the time of the candidates, the matching, the merges and the packing.
     ``hashes``: candidates from MinHash signatures of that many words instead of the
     hashed order of each row (``oph``, ``pair_words``, ``exact``, ``cap``, ``sketch``,
-    ``probe``, ``probe_rows``: as the options of the same names)."""
+    ``probe``, ``probe_rows``, ``probe_share``: as the options of the same names)."""
     ph = phases or _Phases()
     n = int(deg.shape[0])
     rows = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(sptr).astype(np.int64))
@@ -488,7 +489,7 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
                 if probe and a.shape[0]:
                     a, b, sc, work, reads = _probe_jaccard(xp, rows, cols, member, ng, a, b, sc,
                                                     probe, maxsize * 16 + rnd,
-                                                    probe_rows)
+                                                    probe_rows, probe_share)
                     ph.merged = max(ph.merged, work)
                     ph.slots = max(ph.slots, reads)
                 elif sketch and a.shape[0]:
@@ -560,6 +561,9 @@ def main() -> None:
     ap.add_argument("--probe-rows", type=int, default=0,
                     help="--probe: a group probes at most this many of its rows (the ones "
                          "of the smallest hash; the count scaled up; 0: all)")
+    ap.add_argument("--probe-share", type=float, default=0.5,
+                    help="--probe: the share of the budget for each group's own best pairs "
+                         "(the rest: the round's best; 0: the round's only)")
     ap.add_argument("--jaccard", action="store_true", help="also the shipped greedy (CPU)")
     args = ap.parse_args()
     if args.device == "cuda":
@@ -575,7 +579,8 @@ def main() -> None:
     warm = R._Sym(common.load_graph("kron:8")._csr())  # Numba's and CuPy's compilation
     opts = {"hashes": args.hashes, "oph": args.oph, "pair_words": args.pair_words,
             "exact": args.exact, "cap": args.cap, "sketch": args.sketch,
-            "probe": args.probe, "probe_rows": args.probe_rows}
+            "probe": args.probe, "probe_rows": args.probe_rows,
+            "probe_share": args.probe_share}
     grouping_order(*(xp.asarray(x) for x in (warm.sptr, warm.sidx, warm.deg)), xp, **opts)
     print("| graph | n | identity slices | jaccard | grouping | s | s by phase | pairs / n | "
           "merged / m | slots / m |")

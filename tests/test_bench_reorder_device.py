@@ -214,12 +214,12 @@ def test_probed_rows_sampled_scale_the_count() -> None:
     assert probes == 4 + 2
 
 
-@pytest.mark.parametrize("budget", [1, 4])
-def test_probed_grouping_is_a_permutation(budget: int) -> None:
+@pytest.mark.parametrize(("budget", "share"), [(1, 0.5), (4, 0.5), (4, 0.0), (2, 1.0)])
+def test_probed_grouping_is_a_permutation(budget: int, share: float) -> None:
     A = gb.generators.kronecker(10, seed=1)  # noqa: N806
     sym = R._Sym(A._csr())
     order = reorder_device.grouping_order(sym.sptr, sym.sidx, sym.deg, np, 4, 2, hashes=16,
-                                          oph=True, probe=budget)
+                                          oph=True, probe=budget, probe_share=share)
     assert np.array_equal(np.sort(order), np.arange(A.nrows))
     csr = A._csr()
     assert R.count_slices(R.permute_csr(csr, order)) < 0.9 * R.count_slices(csr)
