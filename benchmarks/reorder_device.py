@@ -2,7 +2,7 @@
 
     python3 benchmarks/reorder_device.py kron:24 ../shared/graphs/snap_com-DBLP.mtx.gz \
         [--device cuda] [--window 16] [--rounds 4] [--jaccard] \
-        [--hashes 16 --oph --window 4 --rounds 2 --exact]
+        [--hashes 16 --oph --window 4 --rounds 2 --exact | --probe 4 --probe-share 0]
 
 Issue 12 asks for BVSS build + reordering in at most 1 s at scale 24 on the GPU. The
 grouping of ``reorder_matching.py --window W --all-pairs`` (docs/bvss_reorder.md, "Bounded
@@ -16,7 +16,9 @@ candidates") stated with whole-array operations only, so that CuPy runs it as it
   the GPU's memory runs out), their shared rows counted (a sort and a run-length count),
   each scored by the Jaccard similarity of the two groups' rows; or (``--hashes K``) the
   pairs from MinHash signatures of the groups' rows, at most n·W·K (``--oph``: the K words
-  in one pass; ``--exact``: scored by their exact similarity, docs/bvss_reorder.md);
+  in one pass; ``--exact``: scored by their exact similarity, docs/bvss_reorder.md;
+  ``--probe C``: exact similarities for the pairs that C lookups an entry afford, in a
+  hash set of the entries, the others dropped);
 * a locally-dominant matching: the pairs ranked once (score, then their ids), then rounds
   in which every group takes the best rank among its pairs left (a scatter-min) and a
   pair best at both ends merges; it takes the pairs the greedy in rank order would;
@@ -349,7 +351,7 @@ def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, 
             xp.asarray(cum[lo:hi] - cum[lo])[idx]
         probe = grow[pos] * ng + lg[lo:hi][idx]
         hit, n_read = _in_set(xp, table, probe)
-        inter[lo:hi] = xp.bincount(idx, weights=hit, minlength=hi - lo)
+        inter[lo:hi] = xp.bincount(idx, weights=hit.astype(np.float64), minlength=hi - lo)
         reads += n_read
         lo = hi
     inter = inter * (width[s] / xp.maximum(ws, 1))  # exact where s was probed in full
