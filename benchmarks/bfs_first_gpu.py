@@ -19,8 +19,9 @@ from different sources:
 
 Each time is wall clock with a device synchronisation at the end, after a warm-up of both
 on two small graphs (CUDA compilation and cuSPARSE's handles are not counted; the grid is
-a second size for CuPy's size-dependent kernels, though the first graph of 2²² vertices
-still costs gblas more: docs/benchmarks.md); every search's
+a second size for CuPy's size-dependent kernels). The first large upload of a process is
+slow in the CUDA driver for ``cupy.asarray`` (docs/benchmarks.md): ``--naive-first`` times
+the naive BFS before gblas on each graph, so that either order can be shown; every search's
 levels are checked against the other method's. Prints a table (ms) and writes JSON to
 ``--out``.
 """
