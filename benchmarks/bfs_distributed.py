@@ -253,18 +253,15 @@ def _kronecker(args: argparse.Namespace, comm: Any) -> Any:
     import numpy as np  # noqa: PLC0415
 
     import gblas.distributed as gd  # noqa: PLC0415
-
-    if not args.graph_cache:
-        return gd.kronecker(args.scale, edge_factor=args.edge_factor, seed=args.seed,
-                            comm=comm)
-    from gblas import BOOL, Matrix  # noqa: PLC0415
     from gblas._device import move_array  # noqa: PLC0415
-    from gblas.formats.csr.container import CSR  # noqa: PLC0415
-    from gblas.generators import symmetric_graph  # noqa: PLC0415
 
-    path = Path(args.graph_cache) / (f"kron{args.scale}-ef{args.edge_factor}-seed{args.seed}"
-                                     f"-P{comm.size}-r{comm.rank}.npz")
-    if comm.allreduce(int(path.exists()), "min"):
+    path = Path(args.graph_cache or ".") / (
+        f"kron{args.scale}-ef{args.edge_factor}-seed{args.seed}-P{comm.size}-r{comm.rank}.npz")
+    if args.graph_cache and comm.allreduce(int(path.exists()), "min"):
+        from gblas import BOOL, Matrix  # noqa: PLC0415
+        from gblas.formats.csr.container import CSR  # noqa: PLC0415
+        from gblas.generators import symmetric_graph  # noqa: PLC0415
+
         lay = gd.Layout(comm, 1 << args.scale)
         dev = lay.local_device
         with np.load(path) as f:
@@ -276,12 +273,13 @@ def _kronecker(args: argparse.Namespace, comm: Any) -> Any:
             symmetric_graph(local)
         return gd.DistMatrix(local, lay, name=f"kron{args.scale}", symmetric=True)
     A = gd.kronecker(args.scale, edge_factor=args.edge_factor, seed=args.seed, comm=comm)  # noqa: N806
-    csr = A.local._csr()
-    host = [move_array(x, "cpu") for x in (csr.indptr, csr.indices.astype(np.int32))]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, indptr=host[0], indices=host[1])
-    os.replace(tmp, path)
+    if args.graph_cache:  # (the int32 ids kept on the block, as the level loop reads them)
+        csr = A.local._csr()
+        ids = csr.indices32(wide_entries=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(tmp, indptr=move_array(csr.indptr, "cpu"), indices=move_array(ids, "cpu"))
+        os.replace(tmp, path)
     return A
 
 
@@ -344,9 +342,9 @@ def _print_levels(r: dict[str, Any]) -> None:
 def _print_clocks(ranks: list[list[list[int]]]) -> None:
     """Each level's device µs on every process (idle before it / push or claim / until the
     unpack starts / its signal and wait for the peers / rest of the unpack;
-    ``_clock_split``) and, across processes, how
-    much later than the first the last one ended its push or claim (stamp 1; the GPUs'
-    clocks are taken as one: the spread of the unpacks' starts is printed to judge)."""
+    ``_clock_split``) and, across processes, the spread of the ends of their push or claim
+    (stamp 1) and of their unpacks (stamp 4): the GPUs' clocks are offset, so a spread
+    that is the same for both is the offset, not a wait."""
     from gblas.distributed.bfs_levels import _clock_split  # noqa: PLC0415
 
     splits = [_clock_split(r) for r in ranks]

@@ -107,13 +107,11 @@ def move_array(arr: Any, device: str) -> Any:
         if isinstance(arr, np.ndarray):
             return arr
         return arr.get()  # CuPy -> host: explicit copy
+    from .backend.upload import to_device  # noqa: PLC0415 - large host arrays staged
+
     cp = get_array_module(device)
     with cp.cuda.Device(device_index(device)):
-        if isinstance(arr, np.ndarray):  # large ones staged by several host threads
-            from .backend.upload import to_device  # noqa: PLC0415
-
-            return to_device(arr, cp)
-        return cp.asarray(arr)
+        return to_device(arr, cp)
 
 
 def same_device(*objects: Any, what: str = "operands") -> str:

@@ -74,9 +74,9 @@ def _ring(cp: Any, device_id: int) -> _Ring:
         return _Ring(cp)
 
 
-def to_device(arr: np.ndarray, cp: Any) -> Any:
+def to_device(arr: Any, cp: Any) -> Any:
     """``cupy.asarray(arr)`` on the current device, staged through page-locked buffers by
-    several host threads when ``arr`` is large and contiguous."""
+    several host threads when ``arr`` is a large contiguous NumPy array."""
     if (not isinstance(arr, np.ndarray) or arr.nbytes < MIN_BYTES
             or not arr.flags.c_contiguous or arr.dtype.hasobject or not arr.dtype.isnative):
         return cp.asarray(arr)

@@ -51,14 +51,14 @@ def _dup(dup_op: Any) -> BinaryOp | None:
 
 
 def _bound(arr: np.ndarray, size: int | None, what: str) -> int:
-    if arr.size and arr.min() < 0:
-        _in_range(what, int(arr.min()), 0, 1)
+    lo, hi = (int(arr.min()), int(arr.max())) if arr.size else (0, -1)
+    if size is None or lo < 0:  # a negative index first, whatever the size
+        _in_range(what, lo, hi, hi + 1)
     if size is None:
-        return int(arr.max()) + 1 if arr.size else 0
+        return hi + 1
     if size < 0:
         raise InvalidValue(f"size must be >= 0, got {size}")
-    if arr.size:
-        _in_range(what, 0, int(arr.max()), size)
+    _in_range(what, lo, hi, size)
     return int(size)
 
 
