@@ -52,6 +52,16 @@ def _by(xp: Any, *keys: Any) -> Any:
     return xp.lexsort(xp.stack(keys[::-1]))
 
 
+def _repeat_ids(xp: Any, counts: Any) -> Any:
+    """``i`` repeated ``counts[i]`` times, in order (``np.repeat(arange, counts)``; CuPy's
+    repeat takes no array of counts: a binary search of each position in their sums)."""
+    if xp is np:
+        return np.repeat(np.arange(counts.shape[0]), counts)
+    ends = xp.cumsum(counts)
+    total = int(ends[-1]) if counts.shape[0] else 0
+    return xp.searchsorted(ends, xp.arange(total, dtype=ends.dtype), side="right")
+
+
 def _window_pairs(xp: Any, key: Any, g: Any, gsize: Any, maxsize: int, window: int,
                   ng: int) -> Any:
     """The pairs (as min · ng + max) of groups ``g`` at most ``window`` apart in a list
@@ -346,7 +356,7 @@ def _probe_jaccard(xp: Any, rows: Any, cols: Any, member: Any, ng: int, a: Any, 
     lo = reads = 0
     while lo < s.shape[0]:  # pairs in chunks of about ``chunk`` probes
         hi = max(lo + 1, int(np.searchsorted(cum, cum[lo] + chunk, "right")) - 1)
-        idx = xp.repeat(xp.arange(hi - lo), ws[lo:hi])
+        idx = _repeat_ids(xp, ws[lo:hi])
         pos = gptr[s[lo:hi]][idx] + xp.arange(int(cum[hi] - cum[lo])) - \
             xp.asarray(cum[lo:hi] - cum[lo])[idx]
         probe = grow[pos] * ng + lg[lo:hi][idx]
@@ -478,7 +488,7 @@ def grouping_order(sptr: Any, sidx: Any, deg: Any, xp: Any, window: int = 16,
     ``probe``, ``probe_rows``, ``probe_share``: as the options of the same names)."""
     ph = phases or _Phases()
     n = int(deg.shape[0])
-    rows = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(sptr).astype(np.int64))
+    rows = _repeat_ids(xp, xp.diff(sptr).astype(np.int64))
     cols = sidx.astype(np.int64)
     member, ng = xp.arange(n, dtype=np.int64), n
     for maxsize in (2, 4, 8):

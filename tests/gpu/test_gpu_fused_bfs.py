@@ -162,6 +162,18 @@ def test_fused_few_blocks(max_blocks: int) -> None:
         assert info["grid"] == max_blocks
 
 
+@pytest.mark.parametrize("min_blocks", [1, 6, 8])
+def test_fused_min_blocks(min_blocks: int) -> None:
+    """The kernel compiled for more (fewer registers, spills) or fewer resident blocks per
+    SM: the CPU's results; the occupancy the compiled kernel reports is at least that."""
+    graphs = (generators.kronecker(11, seed=5), _heavy_in(3000, 4), generators.grid2d(40, 50))
+    from gblas.formats.csr.bfs_fused import get_kernel  # noqa: PLC0415
+
+    _fused_like_cpu(graphs, 2, 8, min_blocks=min_blocks)
+    for idx32 in (False, True):
+        assert get_kernel(0, idx32, min_blocks)[1] >= min_blocks
+
+
 def _fused_like_cpu(graphs: Any, k: int, seed: int, **knobs: Any) -> list[dict[str, Any]]:
     """fused_bfs with ``knobs`` from k sources of each graph, auto and pull, with parents:
     the CPU's levels and parents; returns the infos."""
@@ -385,6 +397,9 @@ def test_fused_api_errors() -> None:
             bfs_fused.fused_bfs(A.to(GPU), 0, pull_serial=bad)
         with pytest.raises(InvalidValue, match="max_blocks"):
             bfs_fused.fused_bfs(A.to(GPU), 0, max_blocks=bad)
+    for bad in (0, 9, True, 4.0):
+        with pytest.raises(InvalidValue, match="min_blocks"):
+            bfs_fused.fused_bfs(A.to(GPU), 0, min_blocks=bad)
     lv, pi, info = bfs_fused.fused_bfs(A.to(GPU), 5, parents=True)
     assert info["levels"] == 5 and info["reached"] == 16 and pi.nvals == 16
     assert info["host_syncs"] == 1 and info["levels_per_sync"] == 5

@@ -83,7 +83,9 @@
 
 #define FB_FULL 0xffffffffu
 #define FB_BLOCK 256
+#ifndef FB_MIN_BLOCKS  // the fused kernel's knob min_blocks compiles with -DFB_MIN_BLOCKS=k
 #define FB_MIN_BLOCKS 4  // 64 registers, no spills (ptxas -v): 1024 threads per SM
+#endif
 #define FB_BIG 256
 #define FB_CHUNK 256
 #define FB_STAGE 128   // push: per-warp staging buffer (ints, shared memory)

@@ -56,6 +56,9 @@ KEEP_SCRATCH_BYTES = 256 << 20
 # Pull: in-neighbours a lane checks alone before the warp takes the rest of its row (8 -> 16:
 # urand:22 kernel 0.594 -> 0.525 ms, kron:22/24 and urand:24 unchanged; H100, 2026-11-27).
 PULL_SERIAL = 16
+# The kernel's __launch_bounds__ minimum of resident blocks per SM (FB_MIN_BLOCKS): 4 lets
+# ptxas use 64 registers without spills; 6 (40 registers) and 8 (32) spill a little.
+MIN_BLOCKS = 4
 
 
 def _cp() -> Any:
@@ -104,12 +107,15 @@ def _current_stream() -> int:
 
 
 @functools.cache
-def get_kernel(device_id: int, idx32: bool = False) -> tuple[Any, int, int]:
+def get_kernel(device_id: int, idx32: bool = False,
+               min_blocks: int = MIN_BLOCKS) -> tuple[Any, int, int]:
     """(kernel, blocks per SM, SMs): the compiled cooperative kernel for ``device_id``
-    reading int32 column ids (``idx32``) or int64 ones, and how many of its blocks stay
-    resident per SM (occupancy API); memoised per device and id width."""
+    reading int32 column ids (``idx32``) or int64 ones, compiled for at least
+    ``min_blocks`` resident blocks per SM, and how many of its blocks stay resident per SM
+    (occupancy API); memoised per device, id width and ``min_blocks``."""
     cp = _cp()
-    options = ("-std=c++17", "-DFB_IDX32") if idx32 else ("-std=c++17",)
+    options = ("-std=c++17", f"-DFB_MIN_BLOCKS={min_blocks}") + (("-DFB_IDX32",) if idx32
+                                                                  else ())
     with cp.cuda.Device(device_id):
         mod = cp.RawModule(code=module_source("bfs_fused.cu"), options=options,
                            enable_cooperative_groups=True)
@@ -168,8 +174,8 @@ _FUSED_ARGS = "pppp" + "qqq" + "iii" + "ddd" + "qi" + "p" * 15
 
 
 @functools.cache
-def _fused_launch(device_id: int, idx32: bool = False) -> CoopLaunch:
-    return CoopLaunch(get_kernel(device_id, idx32)[0], _FUSED_ARGS)
+def _fused_launch(device_id: int, idx32: bool = False, min_blocks: int = MIN_BLOCKS) -> CoopLaunch:
+    return CoopLaunch(get_kernel(device_id, idx32, min_blocks)[0], _FUSED_ARGS)
 
 
 def is_matrix(A: Any) -> bool:  # noqa: N803
@@ -419,7 +425,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
               blocks_per_sm: int | None = None, small_edges: int = SMALL_EDGES,
               pull_serial: int = PULL_SERIAL, step_log: bool = True, wide_ids: bool = False,
-              max_blocks: int | None = None) -> tuple[Any, Any, dict[str, Any]]:
+              max_blocks: int | None = None,
+              min_blocks: int = MIN_BLOCKS) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` in one cooperative kernel.
 
     Returns ``(levels, parents, info)``: ``levels`` INT64 vector data (``VecData``;
@@ -443,7 +450,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     the rest of the row. The kernel reads int32 column ids (copies kept on the CSRs) where
     they fit; ``wide_ids=True`` (a tuning knob) makes it read the int64 ones.
     ``max_blocks`` (a tuning knob) caps the blocks of the whole grid (every loop is
-    grid-stride: fewer blocks only change the speed).
+    grid-stride: fewer blocks only change the speed). ``min_blocks`` (a tuning knob, 1 to
+    8) compiles the kernel for at least that many resident blocks per SM (fewer registers
+    a thread, more warps to hide the pull's random reads).
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -460,6 +469,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     if max_blocks is not None and (isinstance(max_blocks, bool) or not isinstance(max_blocks, int)
                                    or max_blocks < 1):
         raise InvalidValue(f"max_blocks must be a positive int or None, got {max_blocks!r}")
+    if isinstance(min_blocks, bool) or not isinstance(min_blocks, int) or not 1 <= min_blocks <= 8:
+        raise InvalidValue(f"min_blocks must be an int from 1 to 8, got {min_blocks!r}")
     cp = _cp()
     dev = _device_id(A.device)
     n = A.nrows
@@ -469,12 +480,12 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             graph, state, idx32 = w.pointers()
             if wide_ids and idx32:
                 graph, idx32 = tuple(a.data.ptr for a in w.graph_args()), False
-            _, per_sm, sms = get_kernel(dev, idx32)
+            _, per_sm, sms = get_kernel(dev, idx32, min_blocks)
             w.alloc_outputs(parents)
             w.ctr.data.memset_async(0, w.ctr.nbytes)
             per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, w.csr.nnz, per_sm))
             grid = per_sm * sms if max_blocks is None else min(per_sm * sms, max_blocks)
-            _fused_launch(dev, idx32)(grid, _BLOCK, (
+            _fused_launch(dev, idx32, min_blocks)(grid, _BLOCK, (
                 *graph, n, w.csr.nnz, src, _MODES[direction], int(bool(parents)),
                 int(w.csr_t is w.csr), float(alpha), float(beta1), float(beta2), small_edges,
                 pull_serial, *state, w.out_levels.data.ptr, w.out_bits.data.ptr,
@@ -492,5 +503,5 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     return levels, pi, info
 
 
-__all__ = ["KERNEL_NAME", "Work", "applies", "check_args", "fused_bfs", "get_kernel",
+__all__ = ["KERNEL_NAME", "MIN_BLOCKS", "Work", "applies", "check_args", "fused_bfs", "get_kernel",
            "module_source", "occupancy"]
