@@ -174,6 +174,34 @@ def test_fused_min_blocks(min_blocks: int) -> None:
         assert get_kernel(0, idx32, min_blocks)[1] >= min_blocks
 
 
+@pytest.mark.parametrize("pull_blocks", [None, 2, 6, 8])
+def test_fused_pull_launch(pull_blocks: int | None) -> None:
+    """The pull levels in a launch of their own (a build of more resident blocks, resuming
+    the push launch's loop state), or not: the CPU's levels, parents and directions; three
+    launches where the pull build fits more blocks, on graphs whose searches push, pull and
+    push again, or pull from the start."""
+    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+    graphs = (generators.kronecker(12, seed=5), _heavy_in(3000, 4),
+              GRAPHS["directed_dense300"](), generators.grid2d(30, 40))
+    infos = _fused_like_cpu(graphs, 3, 9, pull_blocks=pull_blocks)
+    if pull_blocks is None:
+        assert all(i["launches"] == 1 and i["pull_grid"] is None for i in infos)
+    else:
+        assert all(i["launches"] in (1, 3) for i in infos)
+        assert all((i["pull_grid"] or 0) > i["grid"] for i in infos if i["launches"] == 3)
+    A = generators.kronecker(12, seed=5)  # noqa: N806
+    A.is_symmetric()
+    for src in _sources(A, 3, 2):
+        st: dict = {}
+        lc = bfs(A, src, stats=st)
+        lg, _, info = fused_bfs(A.to(GPU), src, pull_blocks=pull_blocks)
+        _same(lc, lg, f"kron12 source {src} pull_blocks={pull_blocks}")
+        assert info["directions"] == st["directions"]
+        if pull_blocks == 8 and "pull" in st["directions"]:
+            assert info["launches"] == 3 and info["pull_grid"] > info["grid"]
+
+
 def _fused_like_cpu(graphs: Any, k: int, seed: int, **knobs: Any) -> list[dict[str, Any]]:
     """fused_bfs with ``knobs`` from k sources of each graph, auto and pull, with parents:
     the CPU's levels and parents; returns the infos."""
@@ -400,6 +428,8 @@ def test_fused_api_errors() -> None:
     for bad in (0, 9, True, 4.0):
         with pytest.raises(InvalidValue, match="min_blocks"):
             bfs_fused.fused_bfs(A.to(GPU), 0, min_blocks=bad)
+        with pytest.raises(InvalidValue, match="pull_blocks"):
+            bfs_fused.fused_bfs(A.to(GPU), 0, pull_blocks=bad)
     lv, pi, info = bfs_fused.fused_bfs(A.to(GPU), 5, parents=True)
     assert info["levels"] == 5 and info["reached"] == 16 and pi.nvals == 16
     assert info["host_syncs"] == 1 and info["levels_per_sync"] == 5

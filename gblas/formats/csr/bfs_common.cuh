@@ -541,6 +541,14 @@ __device__ __forceinline__ void fb_loop_init(FbLoop& st, int mode, long long n, 
   st.decided = 0;
 }
 
+// The loop state from global memory (one thread): written by block 0 after block levels, or
+// by the launch before at a stop (bfs_fused.cu).
+__device__ __forceinline__ void fb_load_loop(FbLoop& st, const FbLoop* from) {
+  const long long* f = reinterpret_cast<const long long*>(from);
+  long long* to = reinterpret_cast<long long*>(&st);
+  for (int i = 0; i < FB_LOOP_WORDS; ++i) to[i] = __ldcg(f + i);
+}
+
 // The direction of level st.k: LAGraph's rule (bfs_rule.cuh; one thread).
 __device__ __forceinline__ void fb_decide(FbLoop& st, long long n, double alpha, double beta1,
                                           double beta2) {

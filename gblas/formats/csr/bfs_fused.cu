@@ -4,6 +4,14 @@
 // bfs_levels.cu); this file is the persistent loop: one phase per level, one grid sync
 // between levels (two at a direction switch that needs a rebuild).
 //
+// Several launches: `stop` 1 returns before the first pull level, 2 before the first push
+// level (either leaves the loop state in gst, its next direction taken, and writes no
+// results); `resume` 1 starts from that state instead of level 0. The fused BFS runs a
+// search as the push levels by a build of 64 registers (FB_MIN_BLOCKS 4), the pull levels
+// by one of 32 (8 blocks an SM: a pull's scans of in-rows are chains of dependent loads
+// that want every warp; the pushes were slower so built), and the rest by the first build:
+// launches (resume, stop) = (0, 1), (1, 2), (1, 0) on one stream.
+//
 // Block levels: a push level whose frontier has at most `small_edges` out-edges is run by
 // block 0 alone, and so are the levels after it while that holds, each ended by a
 // __syncthreads instead of a grid sync; the other blocks wait at one grid sync until the
@@ -77,6 +85,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
           const long long* __restrict__ t_ptr, const fb_idx_t* __restrict__ t_idx,
           long long n, long long nnz, long long source, int mode, int want_parents, int sym,
           double alpha, double beta1, double beta2, long long small_edges, int pull_serial,
+          int resume, int stop,
           int* lvl, int* par, int* q0, int* q1, long long* own0, long long* own1,
           unsigned int* vis0, unsigned int* vis1, long long* heavy,
           unsigned long long* ctr,  // 36 words, zero at launch (20 counters, gst)
@@ -97,27 +106,40 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   const FbGraph g{a_ptr, a_idx, t_ptr, t_idx, lvl, par, heavy, want_parents, sym};
   const int src = (int)source;
 
-  // ---- level 0: the source, empty bitmaps, the heavy rows' chunk list
-  fb_start(g, n, mode, src, q0, own0, vis0, vis1, ctr, tid, nthreads);
-  if (threadIdx.x == 0) fb_loop_init(st, mode, n, nnz, fb_out_degree(g, src));
-  grid.sync();
-  const long long nheavy = (long long)__ldcg(ctr + 12);
-  if (threadIdx.x == 0) st.t_last = fb_clock();
-  if (tid == 0) {
-    meta[3] = (unsigned int)(st.t_last - t_start);
-    meta[5] = 0u;
+  FbLoop* gst = reinterpret_cast<FbLoop*>(ctr + 20);
+  if (resume) {  // the loop state as the launch before left it (its direction taken)
+    if (threadIdx.x == 0) fb_load_loop(st, gst);
+  } else {
+    // ---- level 0: the source, empty bitmaps, the heavy rows' chunk list
+    fb_start(g, n, mode, src, q0, own0, vis0, vis1, ctr, tid, nthreads);
+    if (threadIdx.x == 0) fb_loop_init(st, mode, n, nnz, fb_out_degree(g, src));
+    grid.sync();
+    if (threadIdx.x == 0) st.t_last = fb_clock();
+    if (tid == 0) {
+      meta[3] = (unsigned int)(st.t_last - t_start);
+      meta[5] = 0u;
+    }
   }
+  const long long nheavy = (long long)__ldcg(ctr + 12);
 
   // ---- the level loop. Thread 0 of every block runs the direction rule on the counters
   // (the same arithmetic in every block, so every block takes the same decision) and keeps
   // the loop state in shared memory, out of the registers the phases need.
-  FbLoop* gst = reinterpret_cast<FbLoop*>(ctr + 20);
   while (true) {
     if (threadIdx.x == 0) {
       if (!st.decided) fb_decide(st, n, alpha, beta1, beta2);
       st.decided = 0;
     }
     __syncthreads();
+    // a launch that stops before a pull (stop 1) or a push (stop 2) leaves the state, its
+    // next direction taken, to the next launch; so does one whose search has ended
+    if (stop && (st.done || (stop == 1) != (bool)st.do_push)) {
+      if (tid == 0) {
+        *gst = st;
+        gst->decided = 1;
+      }
+      return;
+    }
     if (st.done) break;
     if (fb_block_level(st, small_edges)) {  // the same decision in every block
       if (blockIdx.x == 0) {
@@ -126,11 +148,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
         if (threadIdx.x == 0) *gst = st;
       }
       grid.sync();
-      if (threadIdx.x == 0 && blockIdx.x != 0) {
-        const long long* from = reinterpret_cast<const long long*>(gst);
-        long long* to = reinterpret_cast<long long*>(&st);
-        for (int i = 0; i < FB_LOOP_WORDS; ++i) to[i] = __ldcg(from + i);
-      }
+      if (threadIdx.x == 0 && blockIdx.x != 0) fb_load_loop(st, gst);
       continue;  // the next level's direction is taken (st.decided)
     }
     const int k = (int)st.k;

@@ -1,8 +1,10 @@
 """The whole direction-optimising BFS in one persistent cooperative CUDA kernel.
 
-``fused_bfs(A, source, ...)`` runs ``bfs_fused`` from ``bfs_fused.cu`` (beside this file)
-once: all levels, push and pull, with LAGraph's switch rule evaluated on the device and a
-grid-wide barrier between levels, so the host neither launches nor synchronises per level.
+``fused_bfs(A, source, ...)`` runs ``bfs_fused`` from ``bfs_fused.cu`` (beside this file):
+all levels, push and pull, with LAGraph's switch rule evaluated on the device and a
+grid-wide barrier between levels, so the host neither launches nor synchronises per level;
+one launch, or on graphs of average degree 16 or more three launched back to back (the
+pull levels by a build of more resident blocks, :func:`_launch_plan`).
 The results stay on the device: the level and parent Vectors are built from the kernel's
 int64 outputs without a host copy of the dense arrays; one small array (number of levels,
 vertices reached, and one word per level: frontier size and direction) is read back at the
@@ -59,6 +61,9 @@ PULL_SERIAL = 16
 # The kernel's __launch_bounds__ minimum of resident blocks per SM (FB_MIN_BLOCKS): 4 lets
 # ptxas use 64 registers without spills; 6 (40 registers) and 8 (32) spill a little.
 MIN_BLOCKS = 4
+# The pull levels' build (a launch of its own between the push levels' launches, where it
+# fits more blocks than MIN_BLOCKS's: graphs of average degree 16 or more).
+PULL_MIN_BLOCKS = 8
 
 
 def _cp() -> Any:
@@ -169,8 +174,8 @@ class CoopLaunch:
 
 
 # bfs_fused's parameters: 4 CSR arrays; n, nnz, source; mode, parents, sym; alpha, beta1,
-# beta2; small_edges, pull_serial; 15 state and output arrays.
-_FUSED_ARGS = "pppp" + "qqq" + "iii" + "ddd" + "qi" + "p" * 15
+# beta2; small_edges, pull_serial; resume, stop; 15 state and output arrays.
+_FUSED_ARGS = "pppp" + "qqq" + "iii" + "ddd" + "qi" + "ii" + "p" * 15
 
 
 @functools.cache
@@ -425,9 +430,10 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
               blocks_per_sm: int | None = None, small_edges: int = SMALL_EDGES,
               pull_serial: int = PULL_SERIAL, step_log: bool = True, wide_ids: bool = False,
-              max_blocks: int | None = None,
-              min_blocks: int = MIN_BLOCKS) -> tuple[Any, Any, dict[str, Any]]:
-    """BFS from ``source`` over the CUDA matrix ``A`` in one cooperative kernel.
+              max_blocks: int | None = None, min_blocks: int = MIN_BLOCKS,
+              pull_blocks: int | None = PULL_MIN_BLOCKS) -> tuple[Any, Any, dict[str, Any]]:
+    """BFS from ``source`` over the CUDA matrix ``A`` by a persistent cooperative kernel:
+    one launch, or three (the pull levels by a build of more blocks, ``pull_blocks``).
 
     Returns ``(levels, parents, info)``: ``levels`` INT64 vector data (``VecData``;
     gblas.cuda wraps it in a Vector) on A's device with an entry for every reached vertex,
@@ -436,7 +442,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``bfs(stats=...)`` reports), ``frontier`` (the frontier size after each step),
     ``step_us`` (device time of each of the first 4096 steps, grid sync included),
     ``kernel_us`` (device time of the start, of those steps and of the output pass: the
-    whole kernel when it took at most 4096 steps), ``grid``/``block`` (launch shape),
+    whole kernel when it took at most 4096 steps), ``grid``/``block`` (launch shape: the
+    first launch's), ``pull_grid`` (the pull levels' launch, or None), ``launches``,
     ``host_syncs`` (host reads: 1, 2 past 4096 steps), ``levels_per_sync`` (the levels, all
     in one launch), ``small_edges`` and ``block_steps`` (the steps run as block levels) and
     ``kernel``.
@@ -452,7 +459,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``max_blocks`` (a tuning knob) caps the blocks of the whole grid (every loop is
     grid-stride: fewer blocks only change the speed). ``min_blocks`` (a tuning knob, 1 to
     8) compiles the kernel for at least that many resident blocks per SM (fewer registers
-    a thread, more warps to hide the pull's random reads).
+    a thread, more warps). ``pull_blocks`` (a tuning knob, 1 to 8, or None): the same for
+    the pull levels, run by a launch of their own between the push levels' (resuming the
+    loop state) where that build fits more blocks (:func:`_launch_plan`); None: one launch.
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -469,8 +478,10 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     if max_blocks is not None and (isinstance(max_blocks, bool) or not isinstance(max_blocks, int)
                                    or max_blocks < 1):
         raise InvalidValue(f"max_blocks must be a positive int or None, got {max_blocks!r}")
-    if isinstance(min_blocks, bool) or not isinstance(min_blocks, int) or not 1 <= min_blocks <= 8:
-        raise InvalidValue(f"min_blocks must be an int from 1 to 8, got {min_blocks!r}")
+    for name, mb in (("min_blocks", min_blocks), ("pull_blocks", pull_blocks)):
+        if (mb is not None or name == "min_blocks") and (
+                isinstance(mb, bool) or not isinstance(mb, int) or not 1 <= mb <= 8):
+            raise InvalidValue(f"{name} must be an int from 1 to 8, got {mb!r}")
     cp = _cp()
     dev = _device_id(A.device)
     n = A.nrows
@@ -480,16 +491,17 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             graph, state, idx32 = w.pointers()
             if wide_ids and idx32:
                 graph, idx32 = tuple(a.data.ptr for a in w.graph_args()), False
-            _, per_sm, sms = get_kernel(dev, idx32, min_blocks)
+            plan = _launch_plan(dev, idx32, n, w.csr.nnz, direction, blocks_per_sm,
+                                max_blocks, min_blocks, pull_blocks)
             w.alloc_outputs(parents)
             w.ctr.data.memset_async(0, w.ctr.nbytes)
-            per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, w.csr.nnz, per_sm))
-            grid = per_sm * sms if max_blocks is None else min(per_sm * sms, max_blocks)
-            _fused_launch(dev, idx32, min_blocks)(grid, _BLOCK, (
-                *graph, n, w.csr.nnz, src, _MODES[direction], int(bool(parents)),
-                int(w.csr_t is w.csr), float(alpha), float(beta1), float(beta2), small_edges,
-                pull_serial, *state, w.out_levels.data.ptr, w.out_bits.data.ptr,
-                w.out_parents.data.ptr, w.out_count.data.ptr, w.meta.data.ptr))
+            for mb, grid, resume, stop in plan:
+                _fused_launch(dev, idx32, mb)(grid, _BLOCK, (
+                    *graph, n, w.csr.nnz, src, _MODES[direction], int(bool(parents)),
+                    int(w.csr_t is w.csr), float(alpha), float(beta1), float(beta2),
+                    small_edges, pull_serial, resume, stop, *state, w.out_levels.data.ptr,
+                    w.out_bits.data.ptr, w.out_parents.data.ptr, w.out_count.data.ptr,
+                    w.meta.data.ptr))
             if step_log:
                 levels, pi, info, reads = w.results(A, parents, block_steps=True)
                 info["levels_per_sync"] = info["levels"]
@@ -498,10 +510,36 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 info, reads = {}, 0
         finally:
             w.release()
-    info.update(grid=grid, block=_BLOCK, small_edges=small_edges, host_syncs=reads,
-                kernel=KERNEL_NAME, id_bits=32 if idx32 else 64)
+    info.update(grid=plan[0][1], block=_BLOCK, small_edges=small_edges, host_syncs=reads,
+                kernel=KERNEL_NAME, id_bits=32 if idx32 else 64, launches=len(plan),
+                pull_grid=plan[1][1] if len(plan) > 1 else None)
     return levels, pi, info
 
 
-__all__ = ["KERNEL_NAME", "MIN_BLOCKS", "Work", "applies", "check_args", "fused_bfs", "get_kernel",
-           "module_source", "occupancy"]
+def _launch_plan(dev: int, idx32: bool, n: int, nnz: int, direction: str,
+                 blocks_per_sm: int | None, max_blocks: int | None, min_blocks: int,
+                 pull_blocks: int | None) -> list[tuple[int, int, int, int]]:
+    """The launches of a search, (build's min_blocks, grid, resume, stop) each: the search
+    in one launch, or, where the pull build fits more blocks than the push build (graphs of
+    average degree >= 16: :func:`_default_blocks_per_sm`), the levels up to the first pull
+    (stop 1), the pulls up to the next push (resume, stop 2), and the rest (resume): on an
+    H200 that took kron:24 from 1.54 to ~1.2 ms (docs/benchmarks.md). A search that only
+    pulls is one launch of the pull build."""
+    def grid_of(mb: int) -> int:
+        _, per_sm, sms = get_kernel(dev, idx32, mb)
+        per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, nnz, per_sm))
+        return per_sm * sms if max_blocks is None else min(per_sm * sms, max_blocks)
+
+    push = (min_blocks, grid_of(min_blocks))
+    if pull_blocks is None or direction == "push":
+        return [(*push, 0, 0)]
+    pull = (pull_blocks, grid_of(pull_blocks))
+    if pull[1] <= push[1]:
+        return [(*push, 0, 0)]
+    if direction == "pull":
+        return [(*pull, 0, 0)]
+    return [(*push, 0, 1), (*pull, 1, 2), (*push, 1, 0)]
+
+
+__all__ = ["KERNEL_NAME", "MIN_BLOCKS", "PULL_MIN_BLOCKS", "Work", "applies", "check_args",
+           "fused_bfs", "get_kernel", "module_source", "occupancy"]
