@@ -333,21 +333,25 @@ def test_fused_launch_paths() -> None:
 
     A = generators.kronecker(11, seed=6)  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
-    launch = bfs_fused._fused_launch(0)
-    assert launch.driver is not None  # CuPy 14 has it: the packed path is what runs
+    launches = [bfs_fused._fused_launch(0, idx32, mb) for idx32 in (False, True)
+                for mb in (bfs_fused.MIN_BLOCKS, bfs_fused.PULL_MIN_BLOCKS)]
+    assert all(la.driver is not None for la in launches)  # CuPy 14: the packed path runs
     lv, pi, _ = bfs_fused.fused_bfs(Ag, 9, parents=True)
-    saved, launch.driver = launch.driver, None
+    saved = [la.driver for la in launches]
     try:
+        for la in launches:
+            la.driver = None
         lv2, pi2, _ = bfs_fused.fused_bfs(Ag, 9, parents=True)
     finally:
-        launch.driver = saved
+        for la, d in zip(launches, saved):
+            la.driver = d
     lc, pc = bfs(A, 9, parents=True)
     for got in (lv, lv2):
         _same(lc, got, "levels")
     for got in (pi, pi2):
         _same(pc, got, "parents")
-    with pytest.raises(InvalidValue, match="30 kernel arguments"):
-        launch(1, 256, (0,) * 29)
+    with pytest.raises(InvalidValue, match="32 kernel arguments"):
+        launches[0](1, 256, (0,) * 31)
 
 
 def test_fused_edge_cases() -> None:

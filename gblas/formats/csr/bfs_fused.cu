@@ -8,9 +8,9 @@
 // level (either leaves the loop state in gst, its next direction taken, and writes no
 // results); `resume` 1 starts from that state instead of level 0. The fused BFS runs a
 // search as the push levels by a build of 64 registers (FB_MIN_BLOCKS 4), the pull levels
-// by one of 32 (8 blocks an SM: a pull's scans of in-rows are chains of dependent loads
-// that want every warp; the pushes were slower so built), and the rest by the first build:
-// launches (resume, stop) = (0, 1), (1, 2), (1, 0) on one stream.
+// by one of 40 (6 blocks an SM: a pull's long scans of in-rows are chains of dependent
+// loads that want more warps; the pushes were slower so built), and the rest by the first
+// build: launches (resume, stop) = (0, 1), (1, 2), (1, 0) on one stream.
 //
 // Block levels: a push level whose frontier has at most `small_edges` out-edges is run by
 // block 0 alone, and so are the levels after it while that holds, each ended by a

@@ -62,8 +62,12 @@ PULL_SERIAL = 16
 # ptxas use 64 registers without spills; 6 (40 registers) and 8 (32) spill a little.
 MIN_BLOCKS = 4
 # The pull levels' build (a launch of its own between the push levels' launches, where it
-# fits more blocks than MIN_BLOCKS's: graphs of average degree 16 or more).
-PULL_MIN_BLOCKS = 8
+# fits more blocks than MIN_BLOCKS's: graphs of average degree 16 or more). 6 (40 registers)
+# against one launch at 4, kernel µs, H200, 8 sources: kron:24 1434 -> 1209, urand:24 2163
+# -> 2108, kron:22 516 -> 502, urand:22 458 -> 479; 8 (32 registers): 1217, 2105, 515,
+# 522 (the long scans of late pulls gain most from more warps, a first pull whose vertices
+# find a parent in a few reads loses).
+PULL_MIN_BLOCKS = 6
 
 
 def _cp() -> Any:
@@ -522,9 +526,9 @@ def _launch_plan(dev: int, idx32: bool, n: int, nnz: int, direction: str,
     """The launches of a search, (build's min_blocks, grid, resume, stop) each: the search
     in one launch, or, where the pull build fits more blocks than the push build (graphs of
     average degree >= 16: :func:`_default_blocks_per_sm`), the levels up to the first pull
-    (stop 1), the pulls up to the next push (resume, stop 2), and the rest (resume): on an
-    H200 that took kron:24 from 1.54 to ~1.2 ms (docs/benchmarks.md). A search that only
-    pulls is one launch of the pull build."""
+    (stop 1), the pulls up to the next push (resume, stop 2), and the rest (resume)
+    (PULL_MIN_BLOCKS has the measurements). A search that only pulls is one launch of the
+    pull build."""
     def grid_of(mb: int) -> int:
         _, per_sm, sms = get_kernel(dev, idx32, mb)
         per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, nnz, per_sm))
