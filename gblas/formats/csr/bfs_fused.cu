@@ -4,14 +4,13 @@
 // bfs_levels.cu); this file is the persistent loop: one phase per level, one grid sync
 // between levels (two at a direction switch that needs a rebuild).
 //
-// Several launches: `stop` 1 returns before the first pull level that follows a pull level,
-// 2 before the first push level (either leaves the loop state in gst, its next direction
-// taken, and writes no results); `resume` 1 starts from that state instead of level 0. The
-// fused BFS runs a search as launches (resume, stop) = (0, 1), (1, 2), (1, 0) on one
-// stream: the pushes and the first pull by a build of 64 registers (FB_MIN_BLOCKS 4), the
-// later pulls by one of 40 (6 blocks an SM). Those pulls scan long in-rows for the few
-// vertices left, chains of dependent loads that want more warps; a first pull, whose
-// vertices mostly find a parent in a few reads, and the pushes were slower so built.
+// Several launches: `stop` 1 returns before the first pull level, 2 before the first push
+// level (either leaves the loop state in gst, its next direction taken, and writes no
+// results); `resume` 1 starts from that state instead of level 0. The fused BFS runs a
+// search as the push levels by a build of 64 registers (FB_MIN_BLOCKS 4), the pull levels
+// by one of 40 (6 blocks an SM: a pull's long scans of in-rows are chains of dependent
+// loads that want more warps; the pushes were slower so built), and the rest by the first
+// build: launches (resume, stop) = (0, 1), (1, 2), (1, 0) on one stream.
 //
 // Block levels: a push level whose frontier has at most `small_edges` out-edges is run by
 // block 0 alone, and so are the levels after it while that holds, each ended by a
@@ -132,10 +131,9 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
       st.decided = 0;
     }
     __syncthreads();
-    // a launch that stops before a pull that follows a pull (stop 1) or before a push
-    // (stop 2) leaves the state, its next direction taken, to the next launch; so does one
-    // whose search has ended
-    if (stop && (st.done || (stop == 1 ? !st.do_push && !st.queue_valid : st.do_push))) {
+    // a launch that stops before a pull (stop 1) or a push (stop 2) leaves the state, its
+    // next direction taken, to the next launch; so does one whose search has ended
+    if (stop && (st.done || (stop == 1) != (bool)st.do_push)) {
       if (tid == 0) {
         *gst = st;
         gst->decided = 1;

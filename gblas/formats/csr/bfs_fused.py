@@ -4,7 +4,7 @@
 all levels, push and pull, with LAGraph's switch rule evaluated on the device and a
 grid-wide barrier between levels, so the host neither launches nor synchronises per level;
 one launch, or on graphs of average degree 16 or more three launched back to back (the
-pull levels after the first by a build of more resident blocks, :func:`_launch_plan`).
+pull levels by a build of more resident blocks, :func:`_launch_plan`).
 The results stay on the device: the level and parent Vectors are built from the kernel's
 int64 outputs without a host copy of the dense arrays; one small array (number of levels,
 vertices reached, and one word per level: frontier size and direction) is read back at the
@@ -61,13 +61,12 @@ PULL_SERIAL = 16
 # The kernel's __launch_bounds__ minimum of resident blocks per SM (FB_MIN_BLOCKS): 4 lets
 # ptxas use 64 registers without spills; 6 (40 registers) and 8 (32) spill a little.
 MIN_BLOCKS = 4
-# The build of the pull levels after the first (a launch of its own between the other
-# levels' launches, where it fits more blocks than MIN_BLOCKS's: graphs of average degree 16
-# or more). Kernel µs, H200, 8 sources, one launch at 4 against every pull at 6 / at 8:
-# kron:24 1434 -> 1209 / 1217, urand:24 2163 -> 2108 / 2105, kron:22 516 -> 502 / 515,
-# urand:22 458 -> 479 / 522: later pulls gained (kron:24's second and third 337 -> 247 and
-# 219 -> 158 µs at 6), first pulls, whose vertices mostly find a parent in a few reads, lost
-# (urand:22's 311 -> 331), so the first pull stays in the first build.
+# The pull levels' build (a launch of its own between the push levels' launches, where it
+# fits more blocks than MIN_BLOCKS's: graphs of average degree 16 or more). 6 (40 registers)
+# against one launch at 4, kernel µs, H200, 8 sources: kron:24 1434 -> 1209, urand:24 2163
+# -> 2108, kron:22 516 -> 502, urand:22 458 -> 479; 8 (32 registers): 1217, 2105, 515,
+# 522 (the long scans of late pulls gain most from more warps, a first pull whose vertices
+# find a parent in a few reads loses).
 PULL_MIN_BLOCKS = 6
 
 
@@ -438,7 +437,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               max_blocks: int | None = None, min_blocks: int = MIN_BLOCKS,
               pull_blocks: int | None = PULL_MIN_BLOCKS) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` by a persistent cooperative kernel:
-    one launch, or three (the later pull levels by a build of more blocks, ``pull_blocks``).
+    one launch, or three (the pull levels by a build of more blocks, ``pull_blocks``).
 
     Returns ``(levels, parents, info)``: ``levels`` INT64 vector data (``VecData``;
     gblas.cuda wraps it in a Vector) on A's device with an entry for every reached vertex,
@@ -465,9 +464,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     grid-stride: fewer blocks only change the speed). ``min_blocks`` (a tuning knob, 1 to
     8) compiles the kernel for at least that many resident blocks per SM (fewer registers
     a thread, more warps). ``pull_blocks`` (a tuning knob, 1 to 8, or None): the same for
-    the pull levels after the first, run by a launch of their own between the others'
-    (resuming the loop state) where that build fits more blocks (:func:`_launch_plan`);
-    None: one launch.
+    the pull levels, run by a launch of their own between the push levels' (resuming the
+    loop state) where that build fits more blocks (:func:`_launch_plan`); None: one launch.
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -528,9 +526,9 @@ def _launch_plan(dev: int, idx32: bool, n: int, nnz: int, direction: str,
     """The launches of a search, (build's min_blocks, grid, resume, stop) each: the search
     in one launch, or, where the pull build fits more blocks than the push build (graphs of
     average degree >= 16: :func:`_default_blocks_per_sm`), the levels up to the first pull
-    after a pull (stop 1), the pulls from there up to the next push (resume, stop 2), and
-    the rest (resume) (PULL_MIN_BLOCKS has the measurements). A search that only pulls is
-    one launch of the pull build."""
+    (stop 1), the pulls up to the next push (resume, stop 2), and the rest (resume)
+    (PULL_MIN_BLOCKS has the measurements). A search that only pulls is one launch of the
+    pull build."""
     def grid_of(mb: int) -> int:
         _, per_sm, sms = get_kernel(dev, idx32, mb)
         per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, nnz, per_sm))
