@@ -66,7 +66,9 @@ MIN_BLOCKS = 4
 # against one launch at 4, kernel µs, H200, 8 sources: kron:24 1434 -> 1209, urand:24 2163
 # -> 2108, kron:22 516 -> 502, urand:22 458 -> 479; 8 (32 registers): 1217, 2105, 515,
 # 522 (the long scans of late pulls gain most from more warps, a first pull whose vertices
-# find a parent in a few reads loses).
+# find a parent in a few reads loses). Tried: the first pull in the first build, the later
+# ones at 6: 516, 472, 1303, 2175 (each launch boundary costs ~7 µs; kron:24's and
+# urand:24's first pulls are faster at 6: 542 -> 480, 299 -> 235).
 PULL_MIN_BLOCKS = 6
 
 
