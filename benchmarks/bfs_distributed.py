@@ -149,8 +149,9 @@ def worker(args: argparse.Namespace) -> None:
             # and, on GPUs, the device ms of its push or claim and of its exchange
             parts = st.get("level_parts_ms") or [[]] * len(st.get("level_ms", []))
             steps.append([f"start {st['start_ms']:.2f}"] + [
-                f"{d[:4]} {t:.2f}" + (" [" + "/".join(f"{x:.2f}" for x in q) + "]" if q else "")
-                for d, t, q in zip(st["directions"], st["level_ms"], parts)]
+                f"{d[:4]}({f}) {t:.2f}"
+                + (" [" + "/".join(f"{x:.2f}" for x in q) + "]" if q else "")
+                for d, f, t, q in zip(st["directions"], st["frontier"], st["level_ms"], parts)]
                 if "level_ms" in st else [])
         depth = [int(lv.reduce(monoid.max).new().value or 0) + 1 for lv, _ in found]
         if "bfs" in args.algorithms:

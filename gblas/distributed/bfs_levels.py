@@ -70,6 +70,7 @@ from .bfs_levels_cpu import (
     DS_DONE,
     DS_LAST_DIR,
     DS_LEVELS,
+    DS_NQ,
     DS_NVISITED,
     DS_RAN,
     DS_STALLED,
@@ -366,7 +367,8 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
              timing: bool = False, lookahead: int | None = None, exchange: str = "auto",
              ) -> tuple[DistVector, DistVector | None, dict[str, Any]]:
     """BFS from ``source`` (already checked) over the DistMatrix ``A``: (levels, parents or
-    None, info with ``levels``, ``directions``, ``reached``, ``host_syncs`` (the host's waits
+    None, info with ``levels``, ``directions``, ``frontier`` (the vertices found at each of
+    those levels), ``reached``, ``host_syncs`` (the host's waits
     for a level's state), ``lookahead``, and the host ms until level 0's state
     (``start_ms``) and between the states of consecutive levels (``level_ms``)), every
     process calling it with the same arguments. ``lookahead``: levels launched beyond the
@@ -388,7 +390,7 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
     timing = timing and lv.gpu
     try:
         with _on_device(lv):
-            state, marks, events, directions, syncs = _levels(
+            state, marks, events, directions, frontier, syncs = _levels(
                 lv, source, parents, direction, ahead, timing, (alpha, beta1, beta2),
                 A.nvals, t0)
             if state[DS_STALLED]:
@@ -400,7 +402,7 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
         raise
     ran = int(state[DS_RAN])
     ms = np.diff(marks) * 1e3
-    info = {"levels": int(state[DS_LEVELS]), "directions": directions,
+    info = {"levels": int(state[DS_LEVELS]), "directions": directions, "frontier": frontier,
             "reached": int(state[DS_NVISITED]), "host_syncs": syncs, "lookahead": ahead,
             "exchange": lv.mode,
             "kernel": KERNEL_NAME, "start_ms": float(ms[0]),
@@ -416,15 +418,16 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
 
 def _levels(lv: _Level, source: int, parents: bool, direction: str, ahead: int,
             timing: bool, rule: tuple[float, float, float], nvals: int,
-            t0: float) -> tuple[np.ndarray, list[float], list[Any], list[str], int]:
+            t0: float) -> tuple[np.ndarray, list[float], list[Any], list[str], list[int], int]:
     """Level 0 and the levels of one search, launched ``ahead`` levels beyond the last
     state read: (the final state, the host times of the reads, the CUDA events of each
-    level (with ``timing``), the directions, the host's waits)."""
+    level (with ``timing``), the directions, the vertices found a level, the host's
+    waits)."""
     if timing:
         lv.clocks_on()
     lv.stamp(0, 0)
     lv.start(source, parents, _MODES[direction], nvals, rule)
-    marks, events, directions = [t0], [], []
+    marks, events, directions, frontier = [t0], [], [], []
     k, read, syncs, state = 0, -1, 0, None
     while True:
         while read < k - ahead:  # the states due: launched more than `ahead` levels ago
@@ -434,10 +437,11 @@ def _levels(lv: _Level, source: int, parents: bool, direction: str, ahead: int,
             marks.append(time.perf_counter())
             if read:
                 directions.append("push" if state[DS_LAST_DIR] else "pull")
+                frontier.append(int(state[DS_NQ]))
             if state[DS_DONE]:
                 break
         if state is not None and state[DS_DONE]:
-            return state, marks, events, directions, syncs
+            return state, marks, events, directions, frontier, syncs
         k += 1
         ev = [lv.event()] if timing else []
         lv.stamp(k, 0)

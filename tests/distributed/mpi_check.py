@@ -106,6 +106,8 @@ def _check_lookahead(A: Any, src: int, direction: str, rl: Any, rp: Any,  # noqa
         assert lv.gather().to("cpu").isequal(rl), what
         assert pi.gather().to("cpu").isequal(rp), what
         assert info["directions"] == ref["directions"], what
+        found = np.bincount(rl.to_coo()[1], minlength=len(info["directions"]) + 1)
+        assert info["frontier"] == found[1:len(info["directions"]) + 1].tolist(), what
         assert info["levels"] == ref["levels"] and info["lookahead"] == ahead, what
         assert info["reached"] == rl.nvals, what
 

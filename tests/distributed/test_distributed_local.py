@@ -345,6 +345,8 @@ def test_level_loop_lookahead(graph) -> None:
         assert lv.gather().isequal(rl) and pi.gather().isequal(rp)
         assert info["directions"] == ref["directions"] and info["levels"] == ref["levels"]
         assert info["reached"] == rl.nvals and info["lookahead"] == ahead
+        found = np.bincount(rl.to_coo()[1], minlength=len(info["directions"]) + 1)
+        assert info["frontier"] == found[1:len(info["directions"]) + 1].tolist()
     for bad in (-1, 4):
         with pytest.raises(InvalidValue, match="lookahead must be 0 to 3"):
             dist_bfs(A, 7, lookahead=bad)
