@@ -65,7 +65,6 @@
 #define DB_FULL 0xffffffffu
 #define DB_BIG 256      // C-degree from which a frontier vertex is pushed in chunks
 #define DB_CHUNK 1024   // edges per chunk
-#define DB_PB 4         // push: edges a lane takes through each step at once
 #define DB_SERIAL 8     // in-row entries a lane checks alone before its warp helps
 #define DB_BATCH 4      // of those, loaded at once
 #define DB_HEAVY 1024   // in-degree from which a scanned row is split into chunks (phase A)
@@ -263,15 +262,11 @@ extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
   }
 }
 
-// f(u, i, ok) for every edge u -> lo + i of the queued frontier, DB_PB edges a lane at once
-// (arrays; ok[b] false where the lane has no b-th edge): the chunks of hubs, then the queue,
-// a warp each, the lanes over the edges. The queue goes 32 vertices a warp: their rows
+// f(u, i) for every edge u -> lo + i of the queued frontier: the chunks of hubs, then the
+// queue, a warp each, the lanes over the edges. The queue goes 32 vertices a warp: their rows
 // (< DB_BIG edges each) concatenated (a warp prefix sum of the degrees), the lanes on
 // consecutive edges of that list, each finding its row by a 5-step binary search over the
-// prefix sums held in the lanes. A lane's DB_PB edges are independent, so f can have their
-// loads in flight together: one edge at a time, a warp's chunk of DB_CHUNK edges was 32
-// chains of dependent loads (id, visited word, new word, atomic) and the push level from a
-// few hubs took as long on two GPUs as on one (kron:26, level 2: ~200 µs).
+// prefix sums held in the lanes.
 template <class F>
 __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ c_ptr,
                                                   const int* __restrict__ c_idx,
@@ -281,23 +276,12 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
                                                   int lane, long long gwarp, long long nwarps,
                                                   F&& f) {
   const long long nq = (long long)cnt[2], nch = (long long)cnt[3];
-  int uu[DB_PB], ii[DB_PB];
-  bool ok[DB_PB];
   for (long long c = gwarp; c < nch; c += nwarps) {
     const long long o = chunks[c];
-    const int u = (int)(o >> 32);
+    const long long u = o >> 32;
     const long long s = c_ptr[u] + (o & 0xffffffffLL) * DB_CHUNK;
     const long long e = min(s + (long long)DB_CHUNK, c_ptr[u + 1]);
-    for (long long p0 = s; p0 < e; p0 += 32 * DB_PB) {
-#pragma unroll
-      for (int b = 0; b < DB_PB; ++b) {
-        const long long p = p0 + 32 * b + lane;
-        ok[b] = p < e;
-        uu[b] = u;
-        ii[b] = ok[b] ? c_idx[p] : 0;
-      }
-      f(uu, ii, ok);
-    }
+    for (long long p = s + lane; p < e; p += 32) f((int)u, c_idx[p]);
   }
   for (long long base = gwarp * 32; base < nq; base += nwarps * 32) {
     long long s = 0;
@@ -310,23 +294,18 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
     const int incl = db_warp_scan(d, lane);
     const int excl = incl - d;
     const int total = __shfl_sync(DB_FULL, incl, 31);
-    for (int t0 = 0; t0 < total; t0 += 32 * DB_PB) {
+    for (int t0 = 0; t0 < total; t0 += 32) {
+      const int ei = t0 + lane;
+      int owner = 0;  // lanes whose inclusive sum is <= ei
 #pragma unroll
-      for (int b = 0; b < DB_PB; ++b) {
-        const int ei = t0 + 32 * b + lane;
-        int owner = 0;  // lanes whose inclusive sum is <= ei
-#pragma unroll
-        for (int step = 16; step >= 1; step >>= 1) {
-          if (__shfl_sync(DB_FULL, incl, owner + step - 1) <= ei) owner += step;
-        }
-        owner = min(owner, 31);
-        const long long so = __shfl_sync(DB_FULL, s, owner);
-        const int eo = __shfl_sync(DB_FULL, excl, owner);
-        uu[b] = __shfl_sync(DB_FULL, u, owner);
-        ok[b] = ei < total;
-        ii[b] = ok[b] ? c_idx[so + (ei - eo)] : 0;
+      for (int step = 16; step >= 1; step >>= 1) {
+        if (__shfl_sync(DB_FULL, incl, owner + step - 1) <= ei) owner += step;
       }
-      f(uu, ii, ok);
+      owner = min(owner, 31);
+      const long long so = __shfl_sync(DB_FULL, s, owner);
+      const int eo = __shfl_sync(DB_FULL, excl, owner);
+      const int uo = __shfl_sync(DB_FULL, u, owner);
+      if (ei < total) f(uo, c_idx[so + (ei - eo)]);
     }
   }
 }
@@ -336,7 +315,7 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
 // says who was first; a probe first, hubs are reached by many edges) writes its level and
 // counts it with its out-edges (A's row); with parents every frontier in-neighbour u
 // proposes itself (atomicMin, after a probe): the smallest wins, the one-process search's
-// parent. A lane's DB_PB edges go through each step together (their loads in flight at once).
+// parent.
 extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      const int* __restrict__ c_idx,
                                      const long long* __restrict__ a_ptr, long long lo, int k,
@@ -355,29 +334,17 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
   const long long w0 = lo >> 5;
   unsigned long long nfound = 0, fedges = 0;
   db_frontier_edges(c_ptr, c_idx, queue, chunks, cnt, lane, gwarp, nwarps,
-                    [&](const int* uu, const int* ii, const bool* ok) {
-    bool cand[DB_PB];
-#pragma unroll
-    for (int b = 0; b < DB_PB; ++b) cand[b] = ok[b] && !db_seen(vis, lo + ii[b]);
-#pragma unroll
-    for (int b = 0; b < DB_PB; ++b) {
-      if (!cand[b]) continue;
-      const long long v = lo + ii[b];
-      if (want_par && __ldcg(&par[ii[b]]) > uu[b]) atomicMin(&par[ii[b]], uu[b]);
-      cand[b] = !(__ldcg(&newbits[(v >> 5) - w0]) & (1u << (v & 31)));
-    }
-#pragma unroll
-    for (int b = 0; b < DB_PB; ++b) {
-      if (!cand[b]) continue;
-      const long long v = lo + ii[b];
-      const unsigned bit = 1u << (v & 31);
-      if (!(atomicOr(&newbits[(v >> 5) - w0], bit) & bit)) {
-        const int i = ii[b];
-        out_lv[i] = k;
-        out_bits[i] = true;
-        ++nfound;
-        fedges += (unsigned long long)(a_ptr[i + 1] - a_ptr[i]);
-      }
+                    [&](int u, int i) {
+    const long long v = lo + i;
+    if (db_seen(vis, v)) return;
+    if (want_par && __ldcg(&par[i]) > u) atomicMin(&par[i], u);
+    unsigned* word = &newbits[(v >> 5) - w0];
+    const unsigned bit = 1u << (v & 31);
+    if (!(__ldcg(word) & bit) && !(atomicOr(word, bit) & bit)) {
+      out_lv[i] = k;
+      out_bits[i] = true;
+      ++nfound;
+      fedges += (unsigned long long)(a_ptr[i + 1] - a_ptr[i]);
     }
   });
   db_add_counts(tail, nfound, fedges, lane);
