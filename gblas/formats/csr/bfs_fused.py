@@ -450,9 +450,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``kernel_us`` (device time of the start, of those steps and of the output pass: the
     whole kernel when it took at most 4096 steps), ``grid``/``block`` (launch shape: the
     first launch's), ``pull_grid`` (the pull levels' launch, or None), ``launches``,
-    ``host_syncs`` (host reads: 1, 2 past 4096 steps), ``levels_per_sync`` (the levels, all
-    in one launch), ``small_edges`` and ``block_steps`` (the steps run as block levels) and
-    ``kernel``.
+    ``host_syncs`` (host reads: 1, 2 past 4096 steps), ``levels_per_sync`` (the levels:
+    the host reads nothing between them), ``small_edges`` and ``block_steps`` (the steps
+    run as block levels) and ``kernel``.
     ``direction``: ``"auto"`` (LAGraph's rule with ``alpha``, ``beta1``, ``beta2``),
     ``"push"`` or ``"pull"``. Pull reads the CSR of Aᵀ (A's cached transpose).
     ``blocks_per_sm`` (a tuning knob) caps the blocks launched per SM; by default
