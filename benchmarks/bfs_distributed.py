@@ -341,8 +341,8 @@ def _print_levels(r: dict[str, Any]) -> None:
 
 
 def _print_clocks(ranks: list[list[list[int]]]) -> None:
-    """Each level's device µs on every process (idle before it / push or claim / until the
-    unpack starts / its signal and wait for the peers / rest of the unpack;
+    """Each level's device µs on every process (idle before it / the push's queue / push or
+    claim / until the unpack starts / its signal and wait for the peers / rest of the unpack;
     ``_clock_split``) and, across processes, the spread of the ends of their push or claim
     (stamp 1) and of their unpacks (stamp 4): the GPUs' clocks are offset, so a spread
     that is the same for both is the offset, not a wait."""

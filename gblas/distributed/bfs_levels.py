@@ -86,7 +86,7 @@ _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in 
 _MODES = {"auto": 0, "push": 1, "pull": 2}  # dbfs_start's mode
 _RING = 4  # copies of the state in flight to the host: lookahead + 1 at most
 _HOST_WAIT_S = 120.0  # the host's wait for a level's state (a peer's stall is 60 s)
-_CLOCKS = 5  # device clock stamps a level (with timing): see _Level.stamp
+_CLOCKS = 6  # device clock stamps a level (with timing): see _Level.stamp
 _CLOCK_LEVELS = 256  # levels a buffer of stamps holds
 KERNEL_NAME = "dist_bfs_levels"
 
@@ -215,9 +215,10 @@ class _Level:
         self.clocks = []
 
     def stamp(self, k: int, i: int) -> None:
-        """Device clock (ns) of level k's step i (with timing): 0 before its kernels, 1
-        after them (before the unpack), 4 after the unpack; the unpack itself writes 2 as
-        it starts and 3 after its signal and wait for the peers."""
+        """Device clock (ns) of level k's step i (with timing): 0 before its kernels, 5
+        after the push's queue (level 0: before its kernel), 1 after the push or claim
+        (before the unpack), 4 after the unpack; the unpack itself writes 2 as it starts
+        and 3 after its signal and wait for the peers."""
         if self.clocks is None:
             return
         chunk, row = divmod(k, _CLOCK_LEVELS)
@@ -259,6 +260,7 @@ class _Level:
         args = (np.int64(self.lo), np.int64(self.hi))
         nb = self.newbits[self.seq & 1]
         if self.gpu:
+            self.stamp(0, 5)
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
                 self.c[0], *args, np.int64(self.nwords), np.int64(self.wtot),
                 np.int64(source), np.int32(parents), np.int32(mode), np.int64(nvals),
@@ -282,6 +284,7 @@ class _Level:
             args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
             self.kerns["queue"]((self.grid["queue"],), (_BLOCK,), (
                 self.c[0], self.last, *args, self.queue, self.chunks, self.cnt, self.st))
+            self.stamp(k, 5)
             self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
                 *self.c, self.a[0], np.int64(self.lo), np.int32(k), np.int32(parents),
                 self.queue, self.chunks, self.cnt, self.vis, self.par, nb,
@@ -456,12 +459,14 @@ def _levels(lv: _Level, source: int, parents: bool, direction: str, ahead: int,
 
 
 def _clock_split(stamps: list[list[int]]) -> list[list[float]]:
-    """Each level's device µs from its stamps: [idle before it (since the last level's
-    unpack ended: the host's launches), its push or claim, until the unpack starts, the
-    unpack's signal and wait for the peers, the rest of the unpack]."""
+    """Each level's device µs from its stamps (``_Level.stamp``): [idle before it (since
+    the last level's unpack ended: the host's launches), the push's queue (level 0: 0), its
+    push or claim (level 0: its kernel), until the unpack starts, the unpack's signal and
+    wait for the peers, the rest of the unpack]."""
     out, end = [], None
     for s in stamps:
-        steps = [(s[0] - end) if end is not None else 0] + [b - a for a, b in zip(s, s[1:])]
+        seq = [s[0], s[5], s[1], s[2], s[3], s[4]]  # in the order they are taken
+        steps = [(s[0] - end) if end is not None else 0] + [b - a for a, b in zip(seq, seq[1:])]
         out.append([round(x / 1e3, 1) for x in steps])
         end = s[4]
     return out

@@ -97,8 +97,9 @@ def _check_lookahead(A: Any, src: int, direction: str, rl: Any, rp: Any,  # noqa
         if gpus and ahead == 1:  # device times: events a level, clock stamps in order
             ran = len(info["level_parts_ms"])
             assert ran >= len(info["directions"]) and len(info["level_clock_ns"]) == ran + 1
-            assert all(len(s) == 5 and s == sorted(s) and s[0] > 0
+            assert all(len(s) == 6 and [s[0], s[5], *s[1:5]] == sorted(s) and s[0] > 0
                        for s in info["level_clock_ns"]), what
+            assert all(len(row) == 6 for row in info["level_clock_us"]), what
             assert all(x >= 0 for row in info["level_clock_us"] for x in row), what
         if os.environ.get("GBLAS_EXPECT_PEER") == "1" and exchange == "auto" \
                 and A.layout.comm.size > 1:

@@ -331,6 +331,18 @@ def test_level_loop_stats_and_result_storage(graph) -> None:
     assert pi.gather().isequal(rp)
 
 
+def test_clock_split() -> None:
+    """The device stamps of each level (ns, in _Level.stamp's slots: 0 before, 5 after the
+    queue, 1 after the push or claim, 2 and 3 in the unpack, 4 after it) as µs steps, the
+    idle time measured from the last level's unpack."""
+    from gblas.distributed.bfs_levels import _clock_split  # noqa: PLC0415
+
+    stamps = [[1000, 9000, 10000, 12000, 13000, 1000],
+              [15000, 20000, 21000, 25000, 29000, 17000]]
+    assert _clock_split(stamps) == [[0.0, 0.0, 8.0, 1.0, 2.0, 1.0],
+                                    [2.0, 2.0, 3.0, 1.0, 4.0, 4.0]]
+
+
 def test_level_loop_lookahead(graph) -> None:
     """The host may read the loop state up to three levels behind the launches: the same
     results and info for every lookahead; others are refused before anything runs."""
