@@ -42,9 +42,15 @@ lines += [f"void* gb_check_inst_{i} = (void*)&{e};" for i, e in enumerate(inst)]
 Path(out).write_text("\n".join(lines) + "\n")
 print(f"check_cuda: {src}: {len(inst)} instantiations")
 PYEOF
-  # a file compiled with other macros at run time is checked with each set too
+  # a file compiled with other macros at run time is checked with each set too; the fused
+  # BFS's pull build (-DFB_MIN_BLOCKS=PULL_MIN_BLOCKS, fewer registers) spills by design:
+  # measured faster than the 64-register build on the pull levels (bfs_fused.py), so its
+  # spills are printed, not failed
   variants=("")
-  if [ "$(basename "$f")" = "bfs_fused.cu" ]; then variants+=("-DFB_IDX32"); fi
+  if [ "$(basename "$f")" = "bfs_fused.cu" ]; then
+    pull=$(PYTHONPATH=. "$PY" -c "from gblas.formats.csr.bfs_fused import PULL_MIN_BLOCKS; print(PULL_MIN_BLOCKS)")
+    variants+=("-DFB_IDX32" "-DFB_MIN_BLOCKS=$pull" "-DFB_MIN_BLOCKS=$pull -DFB_IDX32")
+  fi
   for defs in "${variants[@]}"; do
     log="$tmp/log.txt"
     # shellcheck disable=SC2086 # defs: zero or more words
@@ -57,7 +63,7 @@ PYEOF
     fi
     if grep -E "[1-9][0-9]* bytes spill (stores|loads)" "$log"; then
       echo "check_cuda: register spills in $f $defs"
-      status=1
+      case "$defs" in *FB_MIN_BLOCKS*) ;; *) status=1 ;; esac
     fi
     if grep -qiE "warning" "$log"; then grep -iE "warning" "$log"; fi
     echo "check_cuda: $f $defs OK ($(grep -c 'Compiling entry' "$log") kernels)"

@@ -95,6 +95,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   __shared__ int s_stage[FB_BLOCK / 32][FB_STAGE];
   __shared__ FbLoop st;
   __shared__ unsigned long long s_ctr[12];  // block levels' counters
+  __shared__ int s_stop;                     // this launch stops here (thread 0 decides)
   const unsigned long long t_start = fb_clock();
   const int lane = threadIdx.x & 31;
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -129,11 +130,12 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
     if (threadIdx.x == 0) {
       if (!st.decided) fb_decide(st, n, alpha, beta1, beta2);
       st.decided = 0;
+      // a launch that stops before a pull (stop 1) or a push (stop 2) leaves the state,
+      // its next direction taken, to the next launch; so does one whose search has ended
+      s_stop = stop && (st.done || (stop == 1) != (bool)st.do_push);
     }
     __syncthreads();
-    // a launch that stops before a pull (stop 1) or a push (stop 2) leaves the state, its
-    // next direction taken, to the next launch; so does one whose search has ended
-    if (stop && (st.done || (stop == 1) != (bool)st.do_push)) {
+    if (s_stop) {
       if (tid == 0) {
         *gst = st;
         gst->decided = 1;
