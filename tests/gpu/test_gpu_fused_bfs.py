@@ -166,9 +166,9 @@ def test_fused_few_blocks(max_blocks: int) -> None:
 def test_fused_min_blocks(min_blocks: int) -> None:
     """The kernel compiled for more (fewer registers, spills) or fewer resident blocks per
     SM: the CPU's results; the occupancy the compiled kernel reports is at least that."""
-    graphs = (generators.kronecker(11, seed=5), _heavy_in(3000, 4), generators.grid2d(40, 50))
     from gblas.formats.csr.bfs_fused import get_kernel  # noqa: PLC0415
 
+    graphs = (generators.kronecker(11, seed=5), _heavy_in(3000, 4), generators.grid2d(40, 50))
     _fused_like_cpu(graphs, 2, 8, min_blocks=min_blocks)
     for idx32 in (False, True):
         assert get_kernel(0, idx32, min_blocks)[1] >= min_blocks
