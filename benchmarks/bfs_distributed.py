@@ -273,7 +273,8 @@ def _kronecker(args: argparse.Namespace, comm: Any) -> Any:
         if comm.size == 1:  # as the loader marks its one block
             symmetric_graph(local)
         return gd.DistMatrix(local, lay, name=f"kron{args.scale}", symmetric=True)
-    A = gd.kronecker(args.scale, edge_factor=args.edge_factor, seed=args.seed, comm=comm)  # noqa: N806
+    A = gd.kronecker(args.scale, edge_factor=args.edge_factor, seed=args.seed, comm=comm,  # noqa: N806
+                     generate=args.generate)
     if args.graph_cache:  # (the int32 ids kept on the block, as the level loop reads them)
         csr = A.local._csr()
         ids = csr.indices32(wide_entries=True)
@@ -309,7 +310,8 @@ def _launch_one(exe: str, args: argparse.Namespace, scale: int, p: int,
            "--device", args.device, "--algorithms", *args.algorithms] + \
         (["--parents"] if args.parents else []) + \
         (["--no-validate"] if not args.validate else []) + (["--clocks"] if args.clocks else []) + \
-        (["--graph-cache", args.graph_cache] if args.graph_cache else [])
+        (["--graph-cache", args.graph_cache] if args.graph_cache else []) + \
+        ["--generate", args.generate]
     done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     line = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
     if done.returncode != 0 or not line:
@@ -440,6 +442,10 @@ def main() -> None:
     ap.add_argument("--graph-cache", default="",
                     help="folder keeping each process's generated block between launches "
                          "(read when a launch of the same graph and P wrote it)")
+    ap.add_argument("--generate", default="host", choices=["host", "device"],
+                    help="where the Kronecker edges are drawn: the hosts' threads with an "
+                         "all-to-all (host), or every edge on every process's GPU, each "
+                         "keeping its rows (device; gd.kronecker(generate=))")
     ap.add_argument("--out", default="", help="JSON output path")
     args = ap.parse_args()
     if args.worker:

@@ -73,8 +73,10 @@ import numpy as np
 
 import gblas as gb
 from gblas.algorithms.bfs import bfs
+from gblas.backend.cuda import inline_includes
 from gblas.core.matrix import Matrix
 from gblas.cuda import bfs as cuda_bfs
+from gblas.distributed.kron_device import jump_table
 from gblas.dtypes import BOOL
 from gblas.exceptions import InvalidValue
 from gblas.formats.csr.bfs_fused import fused_bfs
@@ -87,97 +89,8 @@ METHODS = ("fused", "levels", "loop", "naive")
 CONFIG = {"fused": "fused", "levels": "levels", "loop": "ops"}  # method -> config bfs_gpu
 
 _MASK64 = (1 << 64) - 1
-_MASK128 = (1 << 128) - 1
-_PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645  # NumPy's PCG64 (XSL-RR 128/64) multiplier
 
-_GEN_SOURCE = r"""
-struct u128 { unsigned long long hi, lo; };
-__device__ __forceinline__ u128 mul_add(u128 a, u128 s, u128 c) {  // a * s + c mod 2^128
-  u128 r;
-  r.lo = a.lo * s.lo;
-  r.hi = __umul64hi(a.lo, s.lo) + a.lo * s.hi + a.hi * s.lo;
-  const unsigned long long lo = r.lo + c.lo;
-  r.hi += c.hi + (lo < r.lo);
-  r.lo = lo;
-  return r;
-}
-// state advanced by delta steps; jump[4j..4j+3] = (A.hi, A.lo, C.hi, C.lo) of 2^j steps
-__device__ __forceinline__ u128 advance(u128 s, unsigned long long delta,
-                                        const unsigned long long* jump) {
-  for (int j = 0; delta; ++j, delta >>= 1) {
-    if (delta & 1ULL) {
-      const u128 a{jump[4 * j], jump[4 * j + 1]}, c{jump[4 * j + 2], jump[4 * j + 3]};
-      s = mul_add(a, s, c);
-    }
-  }
-  return s;
-}
-__device__ __forceinline__ unsigned long long xsl_rr(u128 s) {
-  const unsigned long long x = s.hi ^ s.lo;
-  const unsigned rot = (unsigned)(s.hi >> 58);
-  return (x >> rot) | (x << ((64u - rot) & 63u));
-}
-__device__ __forceinline__ void put(unsigned long long* keys, long long m, long long t,
-                                    unsigned long long i, unsigned long long j, int bits) {
-  const unsigned long long loop = ~0ULL;
-  keys[t] = i == j ? loop : (i << bits) | j;
-  keys[m + t] = i == j ? loop : (j << bits) | i;
-}
-// Graph500 Kronecker edge t: raw draw r of chunk c sits at stream position
-// c*CHUNK*h + r*kc + e (h = ceil(scale/2) draws per edge, kc = the chunk's size).
-extern "C" __global__ void kron_keys(unsigned long long s_hi, unsigned long long s_lo,
-    const unsigned long long* jump, long long m, int scale, long long chunk,
-    const unsigned int* thr, const unsigned int* perm, int bits, unsigned long long* keys) {
-  const int h = (scale + 1) / 2;
-  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < m;
-       t += (long long)gridDim.x * blockDim.x) {
-    const long long c = t / chunk, e = t % chunk;
-    const long long kc = min(chunk, m - c * chunk);
-    u128 st = advance(u128{s_hi, s_lo}, (unsigned long long)(c * chunk * h + e + 1), jump);
-    unsigned int ik = 0, jk = 0, u = 0;
-    unsigned long long raw = 0;
-    for (int lev = 0; lev < scale; ++lev) {
-      if ((lev & 1) == 0) {
-        if (lev) st = advance(st, (unsigned long long)kc, jump);
-        raw = xsl_rr(st);
-        u = (unsigned int)(raw & 0xffffffffULL);
-      } else {
-        u = (unsigned int)(raw >> 32);
-      }
-      const unsigned int t0 = thr[3 * lev], t1 = thr[3 * lev + 1], t2 = thr[3 * lev + 2];
-      const unsigned int ib = u >= t1;
-      const unsigned int jb = (unsigned int)(u >= t0) ^ ib ^ (unsigned int)(u >= t2);
-      ik = (ik << 1) | ib;
-      jk = (jk << 1) | jb;
-    }
-    put(keys, m, t, perm[ik], perm[jk], bits);
-  }
-}
-// uniform random edge t: both ends from the stream's value t
-extern "C" __global__ void urand_keys(unsigned long long s_hi, unsigned long long s_lo,
-    const unsigned long long* jump, long long m, unsigned long long mask, int bits,
-    unsigned long long* keys) {
-  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < m;
-       t += (long long)gridDim.x * blockDim.x) {
-    const unsigned long long raw = xsl_rr(advance(u128{s_hi, s_lo},
-                                                  (unsigned long long)t + 1, jump));
-    put(keys, m, t, raw & mask, (raw >> 32) & mask, bits);
-  }
-}
-// naive BFS update: new = y > 0 and not visited; x = new; levels[new] = k; count new
-extern "C" __global__ void naive_update(const float* y, bool* visited, long long* levels,
-    float* x, long long n, long long k, unsigned long long* count) {
-  unsigned long long c = 0;
-  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x) {
-    const bool nw = y[i] > 0.0f && !visited[i];
-    if (nw) { visited[i] = true; levels[i] = k; ++c; }
-    x[i] = nw ? 1.0f : 0.0f;
-  }
-  for (int off = 16; off > 0; off >>= 1) c += __shfl_xor_sync(0xffffffffu, c, off);
-  if ((threadIdx.x & 31) == 0 && c) atomicAdd(count, c);
-}
-"""
+_GEN_SOURCE = Path(__file__).with_name("bfs_gpu_kernels.cu")  # the device generators
 
 
 def _cp() -> Any:
@@ -193,7 +106,7 @@ def _kernel(name: str) -> Any:
     cp = _cp()
     dev = cp.cuda.Device().id
     if dev not in _MODULE:
-        _MODULE[dev] = cp.RawModule(code=_GEN_SOURCE, options=("-std=c++17",))
+        _MODULE[dev] = cp.RawModule(code=inline_includes(_GEN_SOURCE), options=("-std=c++17",))
     return _MODULE[dev].get_function(name)
 
 
@@ -203,24 +116,16 @@ def _launch(name: str, n: int, args: tuple[Any, ...]) -> None:
 
 
 # ---------------------------------------------------------------------------- generators
-def _pcg_jump_table(inc: int) -> np.ndarray:
-    """(A, C) of the PCG64 LCG for 2^j steps, j = 0..63, as uint64 (hi, lo, hi, lo) rows."""
-    rows = []
-    a, c = _PCG_MULT, inc
-    for _ in range(64):
-        rows.append((a >> 64, a & _MASK64, c >> 64, c & _MASK64))
-        a, c = (a * a) & _MASK128, (c * (a + 1)) & _MASK128
-    return np.array(rows, dtype=np.uint64).reshape(-1)
-
-
-def _stream(rng: np.random.Generator) -> tuple[Any, Any, Any]:
-    """(state hi, state lo, jump table on the device) of ``rng``'s PCG64 stream now."""
+def _stream(rng: np.random.Generator) -> tuple[Any, ...]:
+    """(state hi, lo, increment hi, lo, jump table on the device) of ``rng``'s PCG64 stream
+    now (gblas/backend/pcg_kron.cuh)."""
     cp = _cp()
     st = rng.bit_generator.state
     if st["bit_generator"] != "PCG64":
         raise ValueError(f"expected a PCG64 stream, got {st['bit_generator']}")
     s, inc = int(st["state"]["state"]), int(st["state"]["inc"])
-    return (np.uint64(s >> 64), np.uint64(s & _MASK64), cp.asarray(_pcg_jump_table(inc)))
+    return (np.uint64(s >> 64), np.uint64(s & _MASK64), np.uint64(inc >> 64),
+            np.uint64(inc & _MASK64), cp.asarray(jump_table()))
 
 
 def _keys_matrix(keys: Any, n: int, bits: int) -> Matrix:
@@ -256,12 +161,12 @@ def gpu_kronecker(scale: int, edge_factor: int = 16, seed: int = 0) -> Matrix:
         t[np.isclose(thr, 1.0)] = np.uint32(2**32 - 1)
     perm = rng.permutation(n).astype(np.uint32)
     bits = max(1, (n - 1).bit_length())
-    s_hi, s_lo, jump = _stream(rng)
+    stream = _stream(rng)
     keys = cp.empty(2 * m, dtype=np.uint64)
     if m:
-        _launch("kron_keys", m, (s_hi, s_lo, jump, np.int64(m), np.int32(scale),
-                                 np.int64(_CHUNK), cp.asarray(t.reshape(-1)),
-                                 cp.asarray(perm), np.int32(bits), keys))
+        _launch("kron_keys", m, (*stream, np.int64(m), np.int32(scale), np.int64(_CHUNK),
+                                 cp.asarray(t.reshape(-1)), cp.asarray(perm), np.int32(bits),
+                                 keys))
     return _keys_matrix(keys, n, bits)
 
 
@@ -274,11 +179,11 @@ def gpu_urand(scale: int, edge_factor: int = 16, seed: int = 0) -> Matrix:
     rng = _rng(seed)
     n, m = 1 << scale, edge_factor << scale
     bits = max(1, (n - 1).bit_length())
-    s_hi, s_lo, jump = _stream(rng)
+    stream = _stream(rng)
     keys = cp.empty(2 * m, dtype=np.uint64)
     if m:
-        _launch("urand_keys", m, (s_hi, s_lo, jump, np.int64(m), np.uint64(n - 1),
-                                  np.int32(bits), keys))
+        _launch("urand_keys", m, (*stream, np.int64(m), np.uint64(n - 1), np.int32(bits),
+                                  keys))
     return _keys_matrix(keys, n, bits)
 
 

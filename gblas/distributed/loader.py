@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .. import Matrix
+from .._device import device_index
 from ..backend.threads import num_threads
 from ..exceptions import InvalidValue
 from ..generators import (
@@ -106,14 +107,28 @@ def kronecker_serial(scale: int, edge_factor: int = 16, a: float = 0.57, b: floa
 
 def kronecker(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
               c: float = 0.19, seed: int = 0, *, noise: float = 0.0,
-              comm: Comm | None = None, name: str | None = None) -> DistMatrix:
+              comm: Comm | None = None, name: str | None = None,
+              generate: str = "host") -> DistMatrix:
     """The Kronecker graph of :func:`kronecker_serial`, generated in parts: each process
     draws its share of the edge chunks (on :func:`host_threads` threads), sends every key
     ``row << bits | col`` to the owner of its row (all-to-all) and sorts what it received
-    once, on its device (its GPU for a CUDA communicator)."""
+    once, on its device (its GPU for a CUDA communicator). ``generate="device"`` (GPU
+    processes, scale <= 31): every process draws every edge on its GPU from the same
+    streams and keeps its rows' keys (:mod:`.kron_device`): no all-to-all, no host draws."""
     scale, edge_factor = check_kronecker(scale, edge_factor, a, b, c, noise)
     comm = world() if comm is None else comm
     layout = Layout(comm, 1 << scale)
+    if generate not in ("host", "device"):
+        raise InvalidValue(f"generate must be 'host' or 'device', got {generate!r}")
+    if generate == "device":
+        if layout.local_device == "cpu" or scale > 31:
+            raise InvalidValue(f"generate='device' needs GPU processes and scale <= 31, got "
+                               f"processes on {layout.local_device!r} and scale {scale}")
+        from .kron_device import local_keys  # noqa: PLC0415
+
+        keys, bits = local_keys(scale, edge_factor, a, b, c, seed, noise, layout.lo,
+                                layout.hi, device_index(layout.local_device))
+        return _block_matrix(keys, bits, layout, comm, name or f"kron{scale}")
     n, nchunks, bits, keys_of = _chunk_keys(scale, edge_factor, a, b, c, seed, noise,
                                             layout.part)
     first, last = (comm.rank * nchunks) // comm.size, ((comm.rank + 1) * nchunks) // comm.size
@@ -130,10 +145,16 @@ def kronecker(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.1
     keys = np.concatenate(got) if len(got) > 1 else got[0]
     del got
     keys -= np.uint64(layout.lo) << np.uint64(bits)  # local rows
+    return _block_matrix(keys, bits, layout, comm, name or f"kron{scale}")
+
+
+def _block_matrix(keys: Any, bits: int, layout: Layout, comm: Comm, name: str) -> DistMatrix:
+    """The DistMatrix of a symmetric graph from each process's keys ``local row << bits |
+    col`` (host or device; sorted and deduplicated on the process's device)."""
     local = csr_of_keys(keys, layout.n_local, layout.n, bits, layout.local_device)
     if comm.size == 1:  # the one block is the whole (symmetric) graph
         symmetric_graph(local)
-    return DistMatrix(local, layout, name=name or f"kron{scale}", symmetric=True)
+    return DistMatrix(local, layout, name=name, symmetric=True)
 
 
 # ------------------------------------------------------------------------ Matrix Market

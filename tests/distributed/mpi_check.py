@@ -35,6 +35,12 @@ def check_bfs(comm: gd.Comm) -> None:
     S = gd.kronecker_serial(9, edge_factor=8, seed=5)  # noqa: N806
     assert A.gather().to("cpu").isequal(S), "the union of the parts is not the serial graph"
     assert A.nvals == S.nvals
+    if A.layout.local_device != "cpu":  # the same graph drawn on the GPUs (two chunks)
+        for scale, ef, noise in ((9, 8, 0.0), (14, 16, 0.1)):
+            D = gd.kronecker(scale, edge_factor=ef, seed=5, noise=noise, comm=comm,  # noqa: N806
+                             generate="device")
+            H = gd.kronecker(scale, edge_factor=ef, seed=5, noise=noise, comm=comm)  # noqa: N806
+            assert D.local.isequal(H.local), f"device-drawn kron:{scale} differs"
     rng = np.random.default_rng(1)
     # "fused": the level loop of local kernels and fixed-size collectives
     # (gblas.distributed.bfs_levels); "ops": the GraphBLAS level loop on DistMatrix

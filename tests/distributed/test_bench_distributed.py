@@ -21,7 +21,8 @@ import bfs_distributed  # noqa: E402
 
 
 def test_cached_block_equals_the_generated_one(tmp_path: Path) -> None:
-    args = argparse.Namespace(scale=9, edge_factor=8, seed=3, graph_cache=str(tmp_path))
+    args = argparse.Namespace(scale=9, edge_factor=8, seed=3, graph_cache=str(tmp_path),
+                              generate="host")
     comm = gd.local_comm()
     made = bfs_distributed._kronecker(args, comm)
     assert [p.name for p in tmp_path.iterdir()] == ["kron9-ef8-seed3-P1-r0.npz"]

@@ -50,6 +50,20 @@ def test_bfs_on_device_equals_cpu() -> None:
         validate_bfs(S, 1, lv.gather().to("cpu"), pi.gather().to("cpu"))
 
 
+@pytest.mark.parametrize(("scale", "edge_factor", "noise"), [(9, 8, 0.0), (14, 16, 0.1)])
+def test_device_generation_equals_the_host_loader(scale: int, edge_factor: int,
+                                                  noise: float) -> None:
+    """kronecker(..., generate="device"): every edge drawn on the GPU from the host loader's
+    chunk streams (scale 14: two chunks; noise: per-level thresholds), the same graph."""
+    comm = _nccl_comm()
+    D = gd.kronecker(scale, edge_factor=edge_factor, seed=3, noise=noise, comm=comm,  # noqa: N806
+                     generate="device")
+    H = gd.kronecker(scale, edge_factor=edge_factor, seed=3, noise=noise, comm=comm)  # noqa: N806
+    assert D.local.device == "cuda:0" and D.local.isequal(H.local)
+    assert D.local.isequal(gd.kronecker_serial(scale, edge_factor, seed=3, noise=noise)
+                           .to("cuda:0"))
+
+
 def test_level_kernels_equal_one_gpu_search() -> None:
     """gblas.distributed.bfs_levels (the default for a DistMatrix) against the one-GPU
     fused search on the same rows as a plain Matrix: levels, parents and directions; the
