@@ -8,7 +8,8 @@ median over ``--calls`` calls (µs) of:
 
 * ``setup``   host time from the call's start to the launch: the scratch lookup
               (``Work.reused``), the output allocation, the counters' memset;
-* ``launch``  host time of the cooperative launch itself;
+* ``launch``  host time of the cooperative launch itself (of the three, on graphs whose
+              pull levels run in a launch of their own: ``bfs_fused._launch_plan``);
 * ``wait``    from the launch's return to the step log's arrival (kernel + copy);
 * ``results`` building the result vectors and ``info`` from the log;
 * ``kernel``  the kernel's own clock (``info["kernel_us"]``) and ``events`` the CUDA-event
@@ -43,17 +44,18 @@ def stages(A, src: int) -> dict[str, float]:  # noqa: ANN001, N803
     t0 = time.perf_counter()
     w = bf.Work.reused(A, "auto", bf._CTR_WORDS)
     graph, state, idx32 = w.pointers()
-    _, per_sm, sms = bf.get_kernel(dev, idx32)
+    plan = bf._launch_plan(dev, idx32, A.nrows, w.csr.nnz, "auto", None, None, bf.MIN_BLOCKS,
+                           bf.PULL_MIN_BLOCKS)
     w.alloc_outputs(False)
     w.ctr.data.memset_async(0, w.ctr.nbytes)
-    per_sm = min(per_sm, bf._default_blocks_per_sm(A.nrows, w.csr.nnz, per_sm))
     t1 = time.perf_counter()
     ev0.record()
-    bf._fused_launch(dev, idx32)(per_sm * sms, bf._BLOCK, (
-        *graph, A.nrows, w.csr.nnz, src, 0, 0, int(w.csr_t is w.csr), 8.0, 8.0, 512.0,
-        bf.SMALL_EDGES, bf.PULL_SERIAL, *state,
-        *(a.data.ptr for a in (w.out_levels, w.out_bits, w.out_parents, w.out_count,
-                               w.meta))))
+    for mb, grid, resume, stop in plan:  # one launch, or three (the pull levels' build)
+        bf._fused_launch(dev, idx32, mb)(grid, bf._BLOCK, (
+            *graph, A.nrows, w.csr.nnz, src, 0, 0, int(w.csr_t is w.csr), 8.0, 8.0, 512.0,
+            bf.SMALL_EDGES, bf.PULL_SERIAL, resume, stop, *state,
+            *(a.data.ptr for a in (w.out_levels, w.out_bits, w.out_parents, w.out_count,
+                                   w.meta))))
     ev1.record()
     t2 = time.perf_counter()
     head = w.meta[:8].get()  # the wait: kernel, then the copy

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..backend.cuda import inline_includes
+from ..exceptions import InvalidValue
 from ..generators import _CHUNK, _rng, kronecker_setup
 
 _SOURCE = Path(__file__).with_name("kron_device.cu")
@@ -67,6 +68,8 @@ def local_keys(scale: int, edge_factor: int, a: float, b: float, c: float, seed:
     CuPy uint64 array on the device, unsorted; ``bits`` is the column field's width."""
     import cupy as cp  # noqa: PLC0415
 
+    if scale > 31:  # uint32 ids and 2 * scale key bits below 64 (hi << bits fits uint64)
+        raise InvalidValue(f"the device loader handles scale <= 31, got {scale}")
     n, m, t, perm = kronecker_setup(scale, edge_factor, a, b, c, noise, _rng(seed))
     bits = max(1, (n - 1).bit_length())
     kern = _kernel(device_id)

@@ -136,9 +136,9 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
     }
     __syncthreads();
     if (s_stop) {
-      if (tid == 0) {
+      if (tid == 0) {  // (decided set first: when block levels have just published gst,
+        st.decided = 1;  // other blocks may still be reading it, and these are its bytes)
         *gst = st;
-        gst->decided = 1;
       }
       return;
     }

@@ -446,7 +446,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``parents`` the INT64 parent data (the source is its own parent) or None, and ``info``
     with ``levels`` (number of levels), ``reached``, ``directions`` (one per step, as
     ``bfs(stats=...)`` reports), ``frontier`` (the frontier size after each step),
-    ``step_us`` (device time of each of the first 4096 steps, grid sync included),
+    ``step_us`` (device time of each of the first 4096 steps, grid sync included; with
+    three launches the first step of the second and third includes the gap between them),
     ``kernel_us`` (device time of the start, of those steps and of the output pass: the
     whole kernel when it took at most 4096 steps), ``grid``/``block`` (launch shape: the
     first launch's), ``pull_grid`` (the pull levels' launch, or None), ``launches``,
