@@ -76,7 +76,7 @@ from gblas.algorithms.bfs import bfs
 from gblas.backend.cuda import inline_includes
 from gblas.core.matrix import Matrix
 from gblas.cuda import bfs as cuda_bfs
-from gblas.distributed.kron_device import jump_table
+from gblas.distributed.kron_device import jump_table, stream_words
 from gblas.dtypes import BOOL
 from gblas.exceptions import InvalidValue
 from gblas.formats.csr.bfs_fused import fused_bfs
@@ -87,8 +87,6 @@ DEFAULT_GRAPHS = "kron:22,kron:24,urand:22,urand:24,grid:2048x2048,grid:4096x409
 HBM_BYTES_PER_S = 3.35e12  # H100 SXM HBM3 datasheet
 METHODS = ("fused", "levels", "loop", "naive")
 CONFIG = {"fused": "fused", "levels": "levels", "loop": "ops"}  # method -> config bfs_gpu
-
-_MASK64 = (1 << 64) - 1
 
 _GEN_SOURCE = Path(__file__).with_name("bfs_gpu_kernels.cu")  # the device generators
 
@@ -119,13 +117,8 @@ def _launch(name: str, n: int, args: tuple[Any, ...]) -> None:
 def _stream(rng: np.random.Generator) -> tuple[Any, ...]:
     """(state hi, lo, increment hi, lo, jump table on the device) of ``rng``'s PCG64 stream
     now (gblas/backend/pcg_kron.cuh)."""
-    cp = _cp()
-    st = rng.bit_generator.state
-    if st["bit_generator"] != "PCG64":
-        raise ValueError(f"expected a PCG64 stream, got {st['bit_generator']}")
-    s, inc = int(st["state"]["state"]), int(st["state"]["inc"])
-    return (np.uint64(s >> 64), np.uint64(s & _MASK64), np.uint64(inc >> 64),
-            np.uint64(inc & _MASK64), cp.asarray(jump_table()))
+    return (*(np.uint64(w) for w in stream_words(rng.bit_generator)),
+            _cp().asarray(jump_table()))
 
 
 def _keys_matrix(keys: Any, n: int, bits: int) -> Matrix:

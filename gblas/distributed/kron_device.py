@@ -41,14 +41,22 @@ def jump_table() -> np.ndarray:
     return np.array(rows, dtype=np.uint64)
 
 
+def stream_words(bitgen: Any) -> tuple[int, int, int, int]:
+    """(state hi, lo, increment hi, lo) of a PCG64 bit generator now: what pcg_kron.cuh's
+    jumps start from."""
+    st = bitgen.state
+    if st["bit_generator"] != "PCG64":
+        raise ValueError(f"expected a PCG64 stream, got {st['bit_generator']}")
+    s, inc = int(st["state"]["state"]), int(st["state"]["inc"])
+    return s >> 64, s & _MASK64, inc >> 64, inc & _MASK64
+
+
 def chunk_streams(seed: int, nchunks: int) -> np.ndarray:
     """(nchunks, 4) uint64: each chunk's PCG64 state and increment (hi, lo words) before its
     first draw, as the host loader seeds it."""
     out = np.empty((nchunks, 4), dtype=np.uint64)
     for c in range(nchunks):
-        st = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(c,))).state["state"]
-        s, inc = int(st["state"]), int(st["inc"])
-        out[c] = (s >> 64, s & _MASK64, inc >> 64, inc & _MASK64)
+        out[c] = stream_words(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(c,))))
     return out
 
 
@@ -92,4 +100,4 @@ def local_keys(scale: int, edge_factor: int, a: float, b: float, c: float, seed:
     return keys, bits
 
 
-__all__ = ["chunk_streams", "jump_table", "local_keys"]
+__all__ = ["chunk_streams", "jump_table", "local_keys", "stream_words"]
