@@ -64,7 +64,9 @@
 
 #define DB_FULL 0xffffffffu
 #define DB_BIG 256      // C-degree from which a frontier vertex is pushed in chunks
-#define DB_CHUNK 1024   // edges per chunk
+#define DB_CHUNK 1024   // edges per chunk, at most (db_chunk_size)
+#define DB_MIN_CHUNK 128  // and at least
+#define DB_PB 4         // push: edges a lane takes through each step at once
 #define DB_SERIAL 8     // in-row entries a lane checks alone before its warp helps
 #define DB_BATCH 4      // of those, loaded at once
 #define DB_HEAVY 1024   // in-degree from which a scanned row is split into chunks (phase A)
@@ -84,6 +86,7 @@
 #define DS_RAN 9         // the levels run (the last one found nothing or reached everyone)
 #define DS_LAST_DIR 10   // the direction the last level ran (1 push, 0 pull)
 #define DS_STALLED 11    // peer mode: a peer's flag did not come within DB_WAIT_NS
+#define DS_SCOUT 12      // the last level's frontier out-edges (every process's), for chunks
 #define DS_WORDS 16
 #define DS_STAMP 15      // in the host's copy: the level's sequence number, written last
 #define DB_WAIT_NS 60000000000LL  // 60 s
@@ -151,10 +154,22 @@ __device__ __forceinline__ void db_add_counts(unsigned long long* tail,
   }
 }
 
-// A frontier vertex u of C-degree deg >= DB_BIG (one lane): its chunks for the push.
-__device__ __forceinline__ void db_chunks(long long u, long long deg, long long* ch_out,
-                                          unsigned long long* cnt) {
-  const long long nch = (deg + DB_CHUNK - 1) / DB_CHUNK;
+// Edges a hub's chunk holds at level k: about the level's edges into one block over the push
+// grid's warps (a power of two from DB_MIN_CHUNK to DB_CHUNK), so that a push from a few
+// hubs spreads over every warp and its time follows the edges a process has, not one
+// chunk's chain. The queue and the push compute it alike from the state.
+__device__ __forceinline__ long long db_chunk_size(const long long* __restrict__ st,
+                                                   int nparts, long long push_warps) {
+  const long long per = st[DS_SCOUT] / nparts / max(push_warps, 1LL);
+  long long ch = DB_MIN_CHUNK;
+  while (ch < per && ch < DB_CHUNK) ch <<= 1;
+  return ch;
+}
+
+// A frontier vertex u of C-degree deg >= DB_BIG (one lane): its chunks of ch edges.
+__device__ __forceinline__ void db_chunks(long long u, long long deg, long long ch,
+                                          long long* ch_out, unsigned long long* cnt) {
+  const long long nch = (deg + ch - 1) / ch;
   const unsigned long long at = atomicAdd(cnt + 3, (unsigned long long)nch);
   for (long long j = 0; j < nch; ++j) ch_out[at + j] = (u << 32) | j;
 }
@@ -164,13 +179,13 @@ __device__ __forceinline__ void db_chunks(long long u, long long deg, long long*
 // bigger ones go to ch_out as chunks. Warp-synchronous: every lane calls it.
 __device__ __forceinline__ void db_queue_bits(const long long* __restrict__ c_ptr,
                                               long long first, unsigned c, int lane,
-                                              int* q_out, long long* ch_out,
+                                              long long ch, int* q_out, long long* ch_out,
                                               unsigned long long* cnt) {
   int nsmall = 0;
   for (unsigned b = c; b; b &= b - 1) {
     const long long u = first + __ffs(b) - 1;
     const long long deg = c_ptr[u + 1] - c_ptr[u];
-    if (deg >= DB_BIG) db_chunks(u, deg, ch_out, cnt);
+    if (deg >= DB_BIG) db_chunks(u, deg, ch, ch_out, cnt);
     else if (deg) ++nsmall;
   }
   const int incl = db_warp_scan(nsmall, lane);
@@ -242,8 +257,9 @@ extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
                                       long long wmax,
                                       const long long* __restrict__ offsets, int nparts,
                                       int* q_out, long long* ch_out, unsigned long long* cnt,
-                                      const long long* __restrict__ st) {
+                                      const long long* __restrict__ st, long long push_warps) {
   if (!db_runs(st, true)) return;
+  const long long ch = db_chunk_size(st, nparts, push_warps);
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
@@ -258,30 +274,45 @@ extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
       c = __ldcg(db_part(parts, p) + j);
       first = ((offsets[p] >> 5) + j) << 5;
     }
-    db_queue_bits(c_ptr, first, c, lane, q_out, ch_out, cnt);
+    db_queue_bits(c_ptr, first, c, lane, ch, q_out, ch_out, cnt);
   }
 }
 
-// f(u, i) for every edge u -> lo + i of the queued frontier: the chunks of hubs, then the
-// queue, a warp each, the lanes over the edges. The queue goes 32 vertices a warp: their rows
+// f(u, i, ok) for every edge u -> lo + i of the queued frontier, DB_PB edges a lane at once
+// (arrays; ok[b] false where the lane has no b-th edge): the chunks of hubs, then the queue,
+// a warp each, the lanes over the edges. The queue goes 32 vertices a warp: their rows
 // (< DB_BIG edges each) concatenated (a warp prefix sum of the degrees), the lanes on
 // consecutive edges of that list, each finding its row by a 5-step binary search over the
-// prefix sums held in the lanes.
+// prefix sums held in the lanes. A lane's DB_PB edges are independent, so f can have their
+// loads in flight together: one edge at a time, a warp's chunk of DB_CHUNK edges was 32
+// chains of dependent loads (id, visited word, new word, atomic) and the push level from a
+// few hubs took as long on two GPUs as on one (kron:26, level 2: ~200 µs).
 template <class F>
 __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ c_ptr,
                                                   const int* __restrict__ c_idx,
                                                   const int* __restrict__ queue,
                                                   const long long* __restrict__ chunks,
                                                   const unsigned long long* __restrict__ cnt,
-                                                  int lane, long long gwarp, long long nwarps,
-                                                  F&& f) {
+                                                  long long ch, int lane, long long gwarp,
+                                                  long long nwarps, F&& f) {
   const long long nq = (long long)cnt[2], nch = (long long)cnt[3];
+  int uu[DB_PB], ii[DB_PB];
+  bool ok[DB_PB];
   for (long long c = gwarp; c < nch; c += nwarps) {
     const long long o = chunks[c];
-    const long long u = o >> 32;
-    const long long s = c_ptr[u] + (o & 0xffffffffLL) * DB_CHUNK;
-    const long long e = min(s + (long long)DB_CHUNK, c_ptr[u + 1]);
-    for (long long p = s + lane; p < e; p += 32) f((int)u, c_idx[p]);
+    const int u = (int)(o >> 32);
+    const long long s = c_ptr[u] + (o & 0xffffffffLL) * ch;
+    const long long e = min(s + ch, c_ptr[u + 1]);
+    for (long long p0 = s; p0 < e; p0 += 32 * DB_PB) {
+#pragma unroll
+      for (int b = 0; b < DB_PB; ++b) {
+        const long long p = p0 + 32 * b + lane;
+        ok[b] = p < e;
+        uu[b] = u;
+        ii[b] = ok[b] ? c_idx[p] : 0;
+      }
+      f(uu, ii, ok);
+    }
   }
   for (long long base = gwarp * 32; base < nq; base += nwarps * 32) {
     long long s = 0;
@@ -294,18 +325,23 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
     const int incl = db_warp_scan(d, lane);
     const int excl = incl - d;
     const int total = __shfl_sync(DB_FULL, incl, 31);
-    for (int t0 = 0; t0 < total; t0 += 32) {
-      const int ei = t0 + lane;
-      int owner = 0;  // lanes whose inclusive sum is <= ei
+    for (int t0 = 0; t0 < total; t0 += 32 * DB_PB) {
 #pragma unroll
-      for (int step = 16; step >= 1; step >>= 1) {
-        if (__shfl_sync(DB_FULL, incl, owner + step - 1) <= ei) owner += step;
+      for (int b = 0; b < DB_PB; ++b) {
+        const int ei = t0 + 32 * b + lane;
+        int owner = 0;  // lanes whose inclusive sum is <= ei
+#pragma unroll
+        for (int step = 16; step >= 1; step >>= 1) {
+          if (__shfl_sync(DB_FULL, incl, owner + step - 1) <= ei) owner += step;
+        }
+        owner = min(owner, 31);
+        const long long so = __shfl_sync(DB_FULL, s, owner);
+        const int eo = __shfl_sync(DB_FULL, excl, owner);
+        uu[b] = __shfl_sync(DB_FULL, u, owner);
+        ok[b] = ei < total;
+        ii[b] = ok[b] ? c_idx[so + (ei - eo)] : 0;
       }
-      owner = min(owner, 31);
-      const long long so = __shfl_sync(DB_FULL, s, owner);
-      const int eo = __shfl_sync(DB_FULL, excl, owner);
-      const int uo = __shfl_sync(DB_FULL, u, owner);
-      if (ei < total) f(uo, c_idx[so + (ei - eo)]);
+      f(uu, ii, ok);
     }
   }
 }
@@ -315,7 +351,7 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
 // says who was first; a probe first, hubs are reached by many edges) writes its level and
 // counts it with its out-edges (A's row); with parents every frontier in-neighbour u
 // proposes itself (atomicMin, after a probe): the smallest wins, the one-process search's
-// parent.
+// parent. A lane's DB_PB edges go through each step together (their loads in flight at once).
 extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      const int* __restrict__ c_idx,
                                      const long long* __restrict__ a_ptr, long long lo, int k,
@@ -325,7 +361,7 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
                                      const unsigned* __restrict__ vis, int* par,
                                      unsigned* newbits, long long wtot,
                                      const long long* __restrict__ st, long long* out_lv,
-                                     bool* out_bits) {
+                                     bool* out_bits, int nparts) {
   if (!db_runs(st, true)) return;
   unsigned long long* tail = (unsigned long long*)(newbits + wtot - 4);
   const int lane = threadIdx.x & 31;
@@ -333,18 +369,42 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
   const long long w0 = lo >> 5;
   unsigned long long nfound = 0, fedges = 0;
-  db_frontier_edges(c_ptr, c_idx, queue, chunks, cnt, lane, gwarp, nwarps,
-                    [&](int u, int i) {
-    const long long v = lo + i;
-    if (db_seen(vis, v)) return;
-    if (want_par && __ldcg(&par[i]) > u) atomicMin(&par[i], u);
-    unsigned* word = &newbits[(v >> 5) - w0];
-    const unsigned bit = 1u << (v & 31);
-    if (!(__ldcg(word) & bit) && !(atomicOr(word, bit) & bit)) {
-      out_lv[i] = k;
-      out_bits[i] = true;
+  db_frontier_edges(c_ptr, c_idx, queue, chunks, cnt, db_chunk_size(st, nparts, nwarps), lane,
+                    gwarp, nwarps,
+                    [&](const int* uu, const int* ii, const bool* ok) {
+    // each step over the lane's DB_PB edges in a loop of its own, nothing between its
+    // loads (or atomics) and their first use, so that all DB_PB are in flight at once
+    bool cand[DB_PB];
+    unsigned word[DB_PB], old[DB_PB];
+#pragma unroll
+    for (int b = 0; b < DB_PB; ++b) cand[b] = ok[b] && !db_seen(vis, lo + ii[b]);
+#pragma unroll
+    for (int b = 0; b < DB_PB; ++b)
+      word[b] = cand[b] ? __ldcg(&newbits[((lo + ii[b]) >> 5) - w0]) : 0u;
+    if (want_par) {
+#pragma unroll
+      for (int b = 0; b < DB_PB; ++b)
+        if (cand[b] && __ldcg(&par[ii[b]]) > uu[b]) atomicMin(&par[ii[b]], uu[b]);
+    }
+#pragma unroll
+    for (int b = 0; b < DB_PB; ++b) {
+      const unsigned bit = 1u << ((lo + ii[b]) & 31);
+      cand[b] = cand[b] && !(word[b] & bit);
+      old[b] = cand[b] ? atomicOr(&newbits[((lo + ii[b]) >> 5) - w0], bit) : bit;
+    }
+    long long deg[DB_PB];
+#pragma unroll
+    for (int b = 0; b < DB_PB; ++b) {
+      cand[b] = !(old[b] & (1u << ((lo + ii[b]) & 31)));  // this lane set the bit: found
+      deg[b] = cand[b] ? a_ptr[ii[b] + 1] - a_ptr[ii[b]] : 0;
+    }
+#pragma unroll
+    for (int b = 0; b < DB_PB; ++b) {
+      if (!cand[b]) continue;
+      out_lv[ii[b]] = k;
+      out_bits[ii[b]] = true;
       ++nfound;
-      fedges += (unsigned long long)(a_ptr[i + 1] - a_ptr[i]);
+      fedges += (unsigned long long)deg[b];
     }
   });
   db_add_counts(tail, nfound, fedges, lane);
@@ -540,6 +600,7 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
     st[DS_LAST_DIR] = st[DS_DO_PUSH];
     st[DS_LAST_NQ] = st[DS_NQ];
     st[DS_NQ] = found;
+    st[DS_SCOUT] = scout;
     st[DS_NVISITED] += found;
     if (found == 0 || st[DS_NVISITED] >= n || st[DS_STALLED]) {
       st[DS_RAN] = k;

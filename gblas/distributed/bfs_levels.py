@@ -82,6 +82,7 @@ from .vector import DistVector
 _MAX_N = 2**31 - 2  # int32 vertex ids and levels in the kernels
 _BLOCK = 256
 _BIG = 256  # DB_BIG of the .cu: a frontier vertex of this C-degree is queued as chunks
+_MIN_CHUNK = 128  # DB_MIN_CHUNK: the fewest edges a chunk holds
 _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in chunks
 _MODES = {"auto": 0, "push": 1, "pull": 2}  # dbfs_start's mode
 _RING = 4  # copies of the state in flight to the host: lookahead + 1 at most
@@ -174,7 +175,9 @@ class _Level:
         self.clocks: list[Any] | None = None  # device clock stamps (timing)
         self.st = xp.zeros(cpu_kernels.DS_WORDS, dtype=np.int64)  # the loop state
         self.queue = xp.empty(max(self.n, 1), dtype=np.int32)  # the whole frontier
-        nch = int(self.c[1].shape[0]) // _BIG + 1 if self.gpu else 1
+        # chunks of >= DB_MIN_CHUNK edges of rows of >= DB_BIG: at most nnz / 128 + nnz / 256
+        nnz_c = int(self.c[1].shape[0])
+        nch = nnz_c // _MIN_CHUNK + nnz_c // _BIG + 1 if self.gpu else 1
         self.chunks = xp.empty(nch, dtype=np.int64)
         self.cnt = xp.zeros(4, dtype=np.uint64)
         self.ring_seq = [0] * _RING  # the sequence number of the level in each slot
@@ -283,12 +286,13 @@ class _Level:
         if push and self.gpu:
             args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
             self.kerns["queue"]((self.grid["queue"],), (_BLOCK,), (
-                self.c[0], self.last, *args, self.queue, self.chunks, self.cnt, self.st))
+                self.c[0], self.last, *args, self.queue, self.chunks, self.cnt, self.st,
+                np.int64(self.grid["push"] * _BLOCK // 32)))
             self.stamp(k, 5)
             self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
                 *self.c, self.a[0], np.int64(self.lo), np.int32(k), np.int32(parents),
                 self.queue, self.chunks, self.cnt, self.vis, self.par, nb,
-                np.int64(self.wtot), self.st, *self.out))
+                np.int64(self.wtot), self.st, *self.out, np.int32(self.comm.size)))
         elif push:
             cpu_kernels.queue_frontier(self.c[0], self.last, self.wtot, self.offsets,
                                        self.comm.size, self.queue, self.cnt)

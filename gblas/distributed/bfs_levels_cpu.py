@@ -31,7 +31,7 @@ _INT_MAX = 2**31 - 1
 # the loop state's words (#define DS_* in bfs_levels.cu)
 DS_DONE, DS_DO_PUSH, DS_PUSH_PULL, DS_ANY_PULL, DS_UNEXPLORED = 0, 1, 2, 3, 4
 DS_NQ, DS_LAST_NQ, DS_NVISITED, DS_LEVELS, DS_RAN, DS_LAST_DIR = 5, 6, 7, 8, 9, 10
-DS_STALLED, DS_WORDS = 11, 16
+DS_STALLED, DS_SCOUT, DS_WORDS = 11, 12, 16  # DS_SCOUT: the GPUs size their push chunks by it
 DS_STAMP = 15  # GPUs: the level's sequence number in the host's copy of the state
 _rule = numba.njit(cache=True)(direction_rule)
 
@@ -228,6 +228,7 @@ def unpack(gathered: Any, wmax: int, offsets: Any, nparts: int, n: int, vis: Any
     st[DS_LAST_DIR] = st[DS_DO_PUSH]
     st[DS_LAST_NQ] = st[DS_NQ]
     st[DS_NQ] = found
+    st[DS_SCOUT] = scout
     st[DS_NVISITED] += found
     if found == 0 or st[DS_NVISITED] >= n:
         st[DS_RAN] = k
@@ -249,5 +250,5 @@ def unpack(gathered: Any, wmax: int, offsets: Any, nparts: int, n: int, vis: Any
 
 
 __all__ = ["DS_DONE", "DS_DO_PUSH", "DS_LAST_DIR", "DS_LEVELS", "DS_NVISITED", "DS_RAN",
-           "DS_STALLED", "DS_STAMP", "DS_WORDS", "claim", "push", "queue_frontier", "start",
-           "unpack"]
+           "DS_SCOUT", "DS_STALLED", "DS_STAMP", "DS_WORDS", "claim", "push", "queue_frontier",
+           "start", "unpack"]
