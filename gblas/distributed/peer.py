@@ -1,16 +1,18 @@
 """Device words shared in place by the GPU processes of one node (CUDA IPC over NVLink).
 
-``PeerWords`` is one allocation per process: ``nbuf`` arrays of ``words`` uint32 and an
-int64 flag after them. Every process maps every other process's allocation
-(``cudaIpcGetMemHandle`` / ``cudaIpcOpenMemHandle``, peer access enabled by the open), so a
-kernel reads the peers' arrays in place: the distributed BFS reads the peers' new frontier
-words this way instead of all-gathering them through NCCL, and orders the reads by the
-flags (``bfs_levels.cu``: a level's sequence number published after its kernels, waited for
-before the reads; docs/distributed.md). ``peer_words`` decides together with the other
-processes whether this works here: more than one process, GPUs, one node, a distinct GPU
-for each process (a process waiting on a GPU it shares with its peer could hold the
-kernel the peer needs), and the IPC calls succeed everywhere; otherwise every process gets
-None and the caller keeps its collectives.
+``PeerWords`` is one allocation per process: ``nbuf`` arrays of ``words`` uint32 and P int64
+flags after them (flag p: what process p last published to this one). Every process maps
+every other process's allocation (``cudaIpcGetMemHandle`` / ``cudaIpcOpenMemHandle``, peer
+access enabled by the open), so a kernel reads the peers' arrays in place: the distributed
+BFS reads the peers' new frontier words this way instead of all-gathering them through
+NCCL, and orders the reads by the flags (``bfs_levels.cu``: a level's sequence number
+written into every peer's flag of this process after its kernels, waited for before the
+reads; docs/distributed.md). A process signals by remote stores and waits on its own
+memory, not by polling a peer's flag over NVLink from every block of a kernel.
+``peer_words`` decides together with the other processes whether this works here: more
+than one process, GPUs, one node, a distinct GPU for each process (a process waiting on a
+GPU it shares with its peer could hold the kernel the peer needs), and the IPC calls
+succeed everywhere; otherwise every process gets None and the caller keeps its collectives.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ import numpy as np
 
 
 class PeerWords:
-    """This process's arrays (``arrays[b]``, ``flag``) and the device addresses of every
-    process's, by rank (``parts(b)``, ``flags``: uint64 device arrays for the kernels)."""
+    """This process's arrays (``arrays[b]``) and the device addresses of every process's,
+    by rank (``parts(b)``), and ``flags`` for the kernels (uint64 device array of 2P
+    addresses: [0, P) this process's flag on process q, written to signal; [P, 2P) process
+    p's flag here, read to wait)."""
 
     def __init__(self, words: int, nbuf: int, mem: Any, bases: list[int],
-                 opened: list[int]) -> None:
+                 opened: list[int], rank: int) -> None:
         import cupy as cp  # noqa: PLC0415
 
         self.words, self.nbuf, self.mem, self._opened = words, nbuf, mem, opened
@@ -33,11 +37,12 @@ class PeerWords:
         self.arrays = tuple(cp.ndarray((words,), dtype=np.uint32,
                                        memptr=cp.cuda.MemoryPointer(mem, b * nbytes))
                             for b in range(nbuf))
-        self.flag = cp.ndarray((1,), dtype=np.int64,
-                               memptr=cp.cuda.MemoryPointer(mem, nbuf * nbytes))
         self._parts = [cp.asarray(np.array([x + b * nbytes for x in bases], dtype=np.uint64))
                        for b in range(nbuf)]
-        self.flags = cp.asarray(np.array([x + nbuf * nbytes for x in bases], dtype=np.uint64))
+        flag0 = [x + nbuf * nbytes for x in bases]  # every process's flags, by rank
+        self.flags = cp.asarray(np.array([f + 8 * rank for f in flag0]
+                                         + [flag0[rank] + 8 * p for p in range(len(bases))],
+                                         dtype=np.uint64))
 
     def parts(self, b: int) -> Any:
         """The addresses of every process's array ``b``, by rank."""
@@ -83,7 +88,7 @@ def peer_words(comm: Any, words: int, nbuf: int = 2) -> PeerWords | None:
         return None
     mem, handle = None, None
     try:
-        size = nbuf * 4 * words + 8
+        size = nbuf * 4 * words + 8 * comm.size
         mem = cp.cuda.Memory(size)  # its own cudaMalloc: the IPC handle maps exactly it
         cp.cuda.runtime.memset(mem.ptr, 0, size)
         handle = bytes(cp.cuda.runtime.ipcGetMemHandle(mem.ptr))
@@ -109,7 +114,7 @@ def peer_words(comm: Any, words: int, nbuf: int = 2) -> PeerWords | None:
         for ptr in opened:
             cp.cuda.runtime.ipcCloseMemHandle(ptr)
         return None
-    return PeerWords(words, nbuf, mem, bases, opened)
+    return PeerWords(words, nbuf, mem, bases, opened, comm.rank)
 
 
 __all__ = ["PeerWords", "peer_words"]
