@@ -587,10 +587,51 @@ __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restri
   __syncthreads();
 }
 
+// vis |= part p's words (the block [a, b): its word j is global word (a >> 5) + j), four
+// at a time (wmax is a multiple of 4: the words past the block's span are zero). The
+// block's first and last words may hold the neighbouring blocks' vertices too (a boundary
+// inside a word), so they are ORed atomically; the words between are the block's alone.
+// Blocks of n / P vertices start on 4-word boundaries where P divides n / 128 (Kronecker
+// graphs); other blocks take a word at a time.
+__device__ __forceinline__ void db_or_part(const unsigned* __restrict__ part, long long a,
+                                           long long b, unsigned* vis, long long tid,
+                                           long long nth) {
+  if (b <= a) return;
+  const long long w0 = a >> 5, span = ((b - 1) >> 5) - w0 + 1;
+  if ((w0 & 3) == 0) {
+    const long long ng = (span + 3) >> 2;
+    uint4* v = (uint4*)(vis + w0);
+    for (long long g = tid; g < ng; g += nth) {
+      const uint4 x = __ldcg((const uint4*)part + g);
+      if (!(x.x | x.y | x.z | x.w)) continue;
+      if (g == 0 || g == ng - 1) {
+        unsigned* s = vis + w0 + 4 * g;
+        if (x.x) atomicOr(s, x.x);
+        if (x.y) atomicOr(s + 1, x.y);
+        if (x.z) atomicOr(s + 2, x.z);
+        if (x.w) atomicOr(s + 3, x.w);
+      } else {
+        uint4 o = v[g];
+        o.x |= x.x; o.y |= x.y; o.z |= x.z; o.w |= x.w;
+        v[g] = o;
+      }
+    }
+    return;
+  }
+  for (long long j = tid; j < span; j += nth) {
+    const unsigned x = __ldcg(part + j);
+    if (!x) continue;
+    if (j == 0 || j == span - 1) atomicOr(vis + w0 + j, x);
+    else vis[w0 + j] |= x;
+  }
+}
+
 // vis |= every process's new frontier words. Part p (parts[p], wmax words) holds word
 // (offsets[p] >> 5) + j of process p's block at j (bits outside the block zero; its last
-// four words, the tail, are the part's counts); a global word takes the words of the blocks
-// that overlap it (two at a block boundary). Thread 0 folds the summed counts of level k
+// four words, the tail, are the part's counts; wmax is a multiple of 4), ORed in a part at
+// a time (db_or_part: 16 bytes a thread, not a word a thread finding its parts by a binary
+// search as before: the pass over the peers' words is most of what a level's unpack costs
+// beyond one process's). Thread 0 folds the summed counts of level k
 // into the loop state: the search ends when nothing was found or every vertex is reached,
 // else it takes level k + 1's direction. Also zeroes `next` (this process's newbits of the
 // next level, wmax words) and the queue's counters (`clear`, read last by this level's
@@ -612,7 +653,7 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
   if (clock && blockIdx.x == 0 && threadIdx.x == 0) clock[1] = db_clock();
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
-  for (long long w = tid; w < wmax; w += nth) next[w] = 0u;
+  for (long long g = tid; g < (wmax >> 2); g += nth) ((uint4*)next)[g] = make_uint4(0u, 0u, 0u, 0u);
   if (tid < 4) clear[tid] = 0ULL;
   if (st[DS_DONE]) return;
   if (tid == 0) {
@@ -641,20 +682,6 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
     __threadfence_system();  // the state before its stamp
     slot[DS_STAMP] = seq;
   }
-  const long long nwords = (n + 31) >> 5;
-  for (long long w = tid; w < nwords; w += nth) {
-    const long long first = w << 5, last = min(first + 32, n);
-    int lo_p = 0, hi_p = nparts - 1;  // the last part starting at or before `first`
-    while (lo_p < hi_p) {
-      const int mid = (lo_p + hi_p + 1) >> 1;
-      if (offsets[mid] <= first) lo_p = mid;
-      else hi_p = mid - 1;
-    }
-    unsigned bits = 0;
-    for (int p = lo_p; p < nparts && offsets[p] < last; ++p) {
-      if (offsets[p + 1] > first && offsets[p + 1] > offsets[p])
-        bits |= __ldcg(db_part(parts, p) + (w - (offsets[p] >> 5)));
-    }
-    if (bits) vis[w] |= bits;
-  }
+  for (int p = 0; p < nparts; ++p)
+    db_or_part(db_part(parts, p), offsets[p], offsets[p + 1], vis, tid, nth);
 }

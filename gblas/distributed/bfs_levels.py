@@ -150,9 +150,10 @@ class _Level:
         spans = [((int(offs[p + 1]) - 1) >> 5) - w0[p] + 1 if offs[p + 1] > offs[p] else 0
                  for p in range(self.comm.size)]
         self.span = spans[self.comm.rank]
-        # the words all-gathered a level: the block's words padded to an even length alike
-        # on every process, then the two uint64 counts of the level (the tail)
-        self.wtot = (max(spans) + 1) // 2 * 2 + 4
+        # the words all-gathered a level: the block's words padded to a multiple of four
+        # alike on every process (the unpack reads them 16 bytes at a time), then the two
+        # uint64 counts of the level (the tail)
+        self.wtot = (max(spans) + 3) // 4 * 4 + 4
         self.offsets = xp.asarray(offs)
         self.par = xp.empty(nl, dtype=np.int32)
         self.vis = xp.empty(self.nwords, dtype=np.uint32)
