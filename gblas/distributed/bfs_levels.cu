@@ -61,6 +61,7 @@
 // Every loop is grid-stride (warp-strided where a warp cooperates): correct for any grid.
 
 #include "bfs_rule.cuh"
+#include "edge_batches.cuh"
 
 #define DB_FULL 0xffffffffu
 #define DB_BIG 256      // C-degree from which a frontier vertex is pushed in chunks
@@ -294,8 +295,9 @@ extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
   }
 }
 
-// f(u, i, ok) for every edge u -> lo + i of the queued frontier, DB_PB edges a lane at once
-// (arrays; ok[b] false where the lane has no b-th edge): the chunks of hubs, then the queue,
+// f(ok, u, i) for every edge u -> lo + i of the queued frontier, DB_PB edges a lane at once
+// (arrays; ok[b] false where the lane has no b-th edge): the chunks of hubs (edge_batches),
+// then the queue,
 // a warp each, the lanes over the edges. The queue goes 32 vertices a warp: their rows
 // (< DB_BIG edges each) concatenated (a warp prefix sum of the degrees), the lanes on
 // consecutive edges of that list, each finding its row by a 5-step binary search over the
@@ -312,23 +314,11 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
                                                   long long ch, int lane, long long gwarp,
                                                   long long nwarps, F&& f) {
   const long long nq = (long long)cnt[2], nch = (long long)cnt[3];
-  int uu[DB_PB], ii[DB_PB];
-  bool ok[DB_PB];
   for (long long c = gwarp; c < nch; c += nwarps) {
     const long long o = chunks[c];
     const int u = (int)(o >> 32);
     const long long s = c_ptr[u] + (o & 0xffffffffLL) * ch;
-    const long long e = min(s + ch, c_ptr[u + 1]);
-    for (long long p0 = s; p0 < e; p0 += 32 * DB_PB) {
-#pragma unroll
-      for (int b = 0; b < DB_PB; ++b) {
-        const long long p = p0 + 32 * b + lane;
-        ok[b] = p < e;
-        uu[b] = u;
-        ii[b] = ok[b] ? c_idx[p] : 0;
-      }
-      f(uu, ii, ok);
-    }
+    edge_batches<DB_PB>(u, s, min(s + ch, c_ptr[u + 1]), c_idx, lane, f);
   }
   for (long long base = gwarp * 32; base < nq; base += nwarps * 32) {
     long long s = 0;
@@ -341,6 +331,8 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
     const int incl = db_warp_scan(d, lane);
     const int excl = incl - d;
     const int total = __shfl_sync(DB_FULL, incl, 31);
+    int uu[DB_PB], ii[DB_PB];
+    bool ok[DB_PB];
     for (int t0 = 0; t0 < total; t0 += 32 * DB_PB) {
 #pragma unroll
       for (int b = 0; b < DB_PB; ++b) {
@@ -357,7 +349,7 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
         ok[b] = ei < total;
         ii[b] = ok[b] ? c_idx[so + (ei - eo)] : 0;
       }
-      f(uu, ii, ok);
+      f(ok, uu, ii);
     }
   }
 }
@@ -387,7 +379,7 @@ extern "C" __global__ void dbfs_push(const long long* __restrict__ c_ptr,
   unsigned long long nfound = 0, fedges = 0;
   db_frontier_edges(c_ptr, c_idx, queue, chunks, cnt, db_chunk_size(st, nparts, nwarps), lane,
                     gwarp, nwarps,
-                    [&](const int* uu, const int* ii, const bool* ok) {
+                    [&](const bool* ok, const int* uu, const int* ii) {
     // each step over the lane's DB_PB edges in a loop of its own, nothing between its
     // loads (or atomics) and their first use, so that all DB_PB are in flight at once
     bool cand[DB_PB];

@@ -80,6 +80,7 @@
 // (included once by each .cu; no include guard needed)
 
 #include "bfs_rule.cuh"
+#include "edge_batches.cuh"
 
 #define FB_FULL 0xffffffffu
 #define FB_BLOCK 256
@@ -267,16 +268,11 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
     const int u = (int)(o >> 32);
     const long long s = g.a_ptr[u] + (o & 0xffffffffLL) * FB_CHUNK;
     const long long e = min(s + (long long)FB_CHUNK, g.a_ptr[u + 1]);
-    for (long long p0 = s; p0 < e; p0 += 32 * FB_PB) {
-#pragma unroll
-      for (int b = 0; b < FB_PB; ++b) {
-        const long long p = p0 + 32 * b + lane;
-        ok[b] = p < e;
-        uu[b] = u;
-        vv[b] = ok[b] ? (int)g.a_idx[p] : 0;
-      }
-      fb_visit_batch<LOCAL>(g, L, ok, uu, vv, fe, sbuf, fill, lane);
-    }
+    edge_batches<FB_PB>(u, s, e, g.a_idx, lane, [&](const bool (&bok)[FB_PB],
+                                                    const int (&bu)[FB_PB],
+                                                    const int (&bv)[FB_PB]) {
+      fb_visit_batch<LOCAL>(g, L, bok, bu, bv, fe, sbuf, fill, lane);
+    });
   }
   // tier 2: the regular queue, G = grp vertices per warp round (32, or fewer when the queue is
   // short of 32 per warp); their rows (out-degree < FB_BIG) are concatenated (warp prefix sum

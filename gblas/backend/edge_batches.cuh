@@ -1,0 +1,21 @@
+// A chunk of a row's entries [s, e) of source vertex u, PB entries a lane at a time (entry
+// p0 + 32 b + lane for b < PB): f(ok, uu, vv), arrays of PB, ok[b] false past e, uu[b] = u,
+// vv[b] the entry's column id. A lane's PB ids are independent loads, in flight together.
+// Shared by the pushes of the one-GPU fused kernel (bfs_common.cuh) and of the distributed
+// level loop (distributed/bfs_levels.cu).
+template <int PB, class Idx, class F>
+__device__ __forceinline__ void edge_batches(int u, long long s, long long e,
+                                             const Idx* __restrict__ idx, int lane, F&& f) {
+  bool ok[PB];
+  int uu[PB], vv[PB];
+  for (long long p0 = s; p0 < e; p0 += 32 * PB) {
+#pragma unroll
+    for (int b = 0; b < PB; ++b) {
+      const long long p = p0 + 32 * b + lane;
+      ok[b] = p < e;
+      uu[b] = u;
+      vv[b] = ok[b] ? (int)idx[p] : 0;
+    }
+    f(ok, uu, vv);
+  }
+}
