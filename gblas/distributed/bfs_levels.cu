@@ -549,9 +549,13 @@ __device__ __forceinline__ long long db_load_acquire(const long long* p) {
 // first), a store into this process's flag on each peer (flags[q], q < nparts); thread 0 of
 // each block then waits until every peer's flag here (flags[nparts + p], this GPU's memory:
 // local polls, not reads over NVLink from every block) reaches seq, so their words of that
-// level are complete; on a wait longer than DB_WAIT_NS it marks the state stalled and stops
-// waiting. Then the whole block goes on. Every block of the unpack is resident at once (its
-// grid is one wave), so block 0 signals whatever the others wait for.
+// level are complete; past DB_WAIT_NS in all (one deadline for every peer) it marks the
+// state stalled and stops waiting, and once the state is stalled no later unpack waits (the
+// search is lost: the host raises on the stall, and the unpacks launched ahead must not
+// each wait again). Then the whole block goes on. Every block of the unpack is resident at
+// once (its grid is one wave), so block 0 signals whatever the others wait for. A block that
+// times out after block 0 has folded the level's counts leaves the level published as if
+// whole; the next level's unpack sees the stall and the host raises then.
 __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restrict__ flags,
                                               int nparts, int me, long long seq,
                                               long long* st) {
@@ -561,12 +565,12 @@ __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restri
       for (int q = 0; q < nparts; ++q)
         if (q != me) *(volatile long long*)flags[q] = seq;
     }
-    for (int p = 0; p < nparts; ++p) {
+    long long t0 = 0;
+    for (int p = 0; p < nparts && !*(volatile long long*)&st[DS_STALLED]; ++p) {
       if (p == me) continue;
       const long long* f = (const long long*)flags[nparts + p];
-      long long t0 = 0, t;
       while (db_load_acquire(f) < seq) {
-        t = db_clock();
+        const long long t = db_clock();
         if (!t0) t0 = t;
         if (t - t0 > DB_WAIT_NS) {
           st[DS_STALLED] = 1;

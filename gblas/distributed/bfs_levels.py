@@ -406,7 +406,7 @@ def dist_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "au
                                    "within 60 s (a process stopped or stalled)")
             levels, pi = lv.results(parents)
     except BaseException:
-        A._bfs_levels = None  # a search cut short may leave a level's words in its buffers
+        _drop(A)  # a search cut short may leave a level's words in its buffers
         raise
     ran = int(state[DS_RAN])
     ms = np.diff(marks) * 1e3
@@ -461,6 +461,22 @@ def _levels(lv: _Level, source: int, parents: bool, direction: str, ahead: int,
         if timing:
             ev.append(lv.event())
             events.append(ev)
+
+
+_ABANDONED: list[Any] = []  # the peer buffers of searches cut short (_drop)
+
+
+def _drop(A: Any) -> None:  # noqa: N803
+    """Forget the matrix's search arrays after a search cut short. In peer mode the shared
+    allocation (and this process's mappings of the peers') stays alive for the rest of the
+    process instead of being freed: a peer may still run that search's unpacks, which
+    store their signal into it, and CUDA leaves memory written after its cudaFree to
+    whoever gets it next. The cost is that allocation (two n / 8P-byte buffers) a search
+    that failed."""
+    lv = getattr(A, "_bfs_levels", None)
+    if lv is not None and lv.peer is not None:
+        _ABANDONED.append(lv.peer)
+    A._bfs_levels = None
 
 
 def _clock_split(stamps: list[list[int]]) -> list[list[float]]:

@@ -402,6 +402,25 @@ def test_level_loop_cut_short_starts_afresh(graph, monkeypatch) -> None:
     assert bfs(A, 7).gather().isequal(rl) and A._bfs_levels is not lv
 
 
+def test_search_cut_short_in_peer_mode_keeps_the_shared_buffers(graph, monkeypatch) -> None:
+    """A search cut short drops the matrix's search arrays, but in peer mode keeps their
+    shared allocation alive (a peer's late unpack may still store into it): it goes to
+    bfs_levels._ABANDONED, not to the allocator."""
+    from types import SimpleNamespace  # noqa: PLC0415
+
+    from gblas.distributed import bfs_levels  # noqa: PLC0415
+
+    A, _ = graph  # noqa: N806
+    shared = object()
+    monkeypatch.setattr(bfs_levels, "_ABANDONED", [])
+    A._bfs_levels = SimpleNamespace(peer=shared)
+    bfs_levels._drop(A)
+    assert A._bfs_levels is None and bfs_levels._ABANDONED == [shared]
+    A._bfs_levels = SimpleNamespace(peer=None)  # collectives or one process: nothing kept
+    bfs_levels._drop(A)
+    assert A._bfs_levels is None and bfs_levels._ABANDONED == [shared]
+
+
 def test_level_loop_reads_the_kept_int32_ids(graph, monkeypatch) -> None:
     """The level loop reads the int32 copy of the ids kept on the block's CSR, asking for
     it with ``wide_entries`` (its kernels index entries with int64, so a block of 2³¹
