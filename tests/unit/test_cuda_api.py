@@ -98,7 +98,42 @@ def test_fused_launch_types_match_the_kernel() -> None:
     assert body is not None
     params = [p.strip() for p in re.sub(r"//[^\n]*", "", body[1]).split(",")]
     assert "".join(_param_letter(p) for p in params) == bfs_fused._FUSED_ARGS
-    assert len(bfs_fused._FUSED_ARGS) == 32
+    assert len(bfs_fused._FUSED_ARGS) == 33
+
+
+@pytest.mark.parametrize("name", ["bfs_tc.cu", "mxv.cu"])
+def test_bvss_kernel_source_has_its_headers(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The source the BVSS kernels hand to CuPy has every local header inlined, those in
+    gblas/backend too (bfs_common.cuh includes bfs_rule.cuh from there): NVRTC sees no
+    include path, so a header left as an #include fails only on the GPU."""
+    from gblas.formats.bvss import cuda as bvss_cuda
+
+    seen: list[str] = []
+
+    class Module:
+        def __init__(self, code: str, **_: object) -> None:
+            seen.append(code)
+
+        def get_function(self, expr: str) -> str:
+            return expr
+
+    class Device:
+        def __init__(self, _: int) -> None:
+            pass
+
+        def __enter__(self) -> None:
+            return None
+
+        def __exit__(self, *_: object) -> None:
+            return None
+
+    fake = type("cp", (), {"RawModule": Module,
+                           "cuda": type("cuda", (), {"Device": Device})})
+    monkeypatch.setattr(bvss_cuda, "_cp", lambda: fake)
+    assert bvss_cuda.get_kernel.__wrapped__(0, name, "k") == "k"
+    assert '#include "' not in seen[0] and "bvss_common.cuh" in seen[0]
+    if name == "bfs_tc.cu":
+        assert "bfs_direction_rule" in seen[0]  # bfs_rule.cuh's
 
 
 def test_scratch_kept_only_when_small() -> None:

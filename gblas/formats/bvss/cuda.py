@@ -16,36 +16,23 @@ Registered for ``device="cuda"``, format ``"bvss"``, pattern semirings (``any_pa
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..._config import get as config_get
+from ...backend.cuda import inline_includes
 from ...backend.registry import MxvCall, register_kernel
 from ..csr.cuda import _cp, _grid  # grid-stride launch shape: at most 32 blocks per SM
 from ..vector import VecData
 
 _HERE = Path(__file__).parent
 _BLOCK = 256
-_INCLUDE = re.compile(r'^#include "([^"]+)"\s*$', re.MULTILINE)
 # template instantiations compiled by scripts/check_cuda.sh (nvcc, sm_90) in CI
 CHECK_INSTANCES = {"mxv.cu": ["bvss_process<true>", "bvss_process<false>"],
                    "bfs_tc.cu": ["bfs_bvss<true>", "bfs_bvss<false>"]}
 LAST_VARIANT: list[str] = [""]  # the slice test the last BVSS kernel used ("tc"/"popcount")
-
-
-@functools.cache
-def source(path: Path) -> str:
-    """The text of ``path`` with its local ``#include "..."`` files inlined (recursively)."""
-    text = path.read_text()
-
-    def inline(m: re.Match[str]) -> str:
-        inc = (path.parent / m.group(1)).resolve()
-        return f'#line 1 "{inc.name}"\n{source(inc)}\n'
-
-    return _INCLUDE.sub(inline, text)
 
 
 @functools.cache
@@ -54,7 +41,7 @@ def get_kernel(device_id: int, name: str, expr: str, cooperative: bool = False) 
     ``device_id``; memoised per (device, file, instantiation)."""
     cp = _cp()
     with cp.cuda.Device(device_id):
-        mod = cp.RawModule(code=source(_HERE / name), options=("-std=c++17",),
+        mod = cp.RawModule(code=inline_includes(_HERE / name), options=("-std=c++17",),
                            name_expressions=[expr], enable_cooperative_groups=cooperative)
         return mod.get_function(expr)
 
