@@ -162,6 +162,42 @@ def test_fused_few_blocks(max_blocks: int) -> None:
         assert info["grid"] == max_blocks
 
 
+def _no_in_edges(n: int, seed: int) -> Matrix:
+    """Directed, n not a multiple of 32: vertices below n // 3 have out-edges but no
+    in-edges (set in the pull's bitmap of empty rows of Aᵀ, yet sources), every seventh
+    vertex above that none at all, the rest a sparse random graph."""
+    rng = np.random.default_rng(seed)
+    r = rng.integers(0, n, 4 * n)
+    c = rng.integers(n // 3, n, 4 * n)
+    keep = (r != c) & (r % 7 != 0) & (c % 7 != 0)
+    return Matrix.from_coo(r[keep], c[keep], True, nrows=n, ncols=n, dup_op=gb.binary.first)
+
+
+@pytest.mark.parametrize("max_blocks", [1, 3, None])
+def test_fused_pull_words(max_blocks: int | None) -> None:
+    """The pull loads 32 words a warp at once and skips the words with nothing to scan
+    (visited, or vertices without in-edges: CSR.empty_rows_bits): graphs of more words
+    than a warp's 32 times the grid's warps (one block: 256 words), with isolated vertices,
+    vertices without in-edges (sources among them) and a last word cut short; the CPU's
+    levels and parents from every source kind."""
+    kron = generators.kronecker(14, seed=7)
+    r, c, _ = kron.to_coo()
+    padded = Matrix.from_coo(r, c, True, nrows=kron.nrows + 7, ncols=kron.nrows + 7)
+    graphs = (padded, _no_in_edges(20011, 2))
+    in_ptr = graphs[1].T.new().to_csr()[0]
+    assert in_ptr[2] == in_ptr[1] and graphs[1][1, :].new().nvals  # 1: only out-edges
+    _fused_like_cpu(graphs, 3, 4, max_blocks=max_blocks)
+    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+    A = graphs[1]  # noqa: N806
+    for src in (1, 5, A.nrows - 1):  # a source without in-edges, one in the last word
+        lc, pc = bfs(A, src, parents=True)
+        lg, pg, _ = fused_bfs(A.to(GPU), src, parents=True, direction="pull",
+                              max_blocks=max_blocks)
+        _same(lc, lg, f"source {src} levels")
+        _same(pc, pg, f"source {src} parents")
+
+
 @pytest.mark.parametrize("min_blocks", [1, 6, 8])
 def test_fused_min_blocks(min_blocks: int) -> None:
     """The kernel compiled for more (fewer registers, spills) or fewer resident blocks per
@@ -350,7 +386,7 @@ def test_fused_launch_paths() -> None:
         _same(lc, got, "levels")
     for got in (pi, pi2):
         _same(pc, got, "parents")
-    with pytest.raises(InvalidValue, match="32 kernel arguments"):
+    with pytest.raises(InvalidValue, match="33 kernel arguments"):
         launches[0](1, 256, (0,) * 31)
 
 

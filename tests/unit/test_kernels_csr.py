@@ -616,6 +616,21 @@ def test_indices32_copy_is_kept_and_refused_when_too_wide() -> None:
     assert long.indices32() is None and long.indices32(wide_entries=True) is narrow
 
 
+@pytest.mark.parametrize("nrows", [0, 1, 31, 32, 33, 64, 1000])
+def test_empty_rows_bits(nrows: int) -> None:
+    """CSR.empty_rows_bits: bit r of word r // 32 is set exactly where row r is empty, the
+    bits past nrows clear (the GPU pull skips words by it); made once and kept."""
+    rng = np.random.default_rng(nrows)
+    lengths = rng.integers(0, 3, nrows) * (rng.random(nrows) < 0.6)
+    indptr = np.r_[0, np.cumsum(lengths)].astype(np.int64)
+    csr = CSR(nrows, 4, indptr, rng.integers(0, 4, int(indptr[-1])), None, BOOL, iso=True)
+    bits = csr.empty_rows_bits()
+    assert bits.dtype == np.uint32 and bits.shape == ((nrows + 31) // 32,)
+    got = [(int(bits[r >> 5]) >> (r & 31)) & 1 for r in range(32 * bits.shape[0])]
+    assert got == [int(r < nrows and lengths[r] == 0) for r in range(len(got))]
+    assert csr.empty_rows_bits() is bits
+
+
 @pytest.mark.parametrize("lengths", [[], [0] * 5000, [3] * 1000, [0, 2000, 0, 1, 1024] * 50,
                                      [1] * 1023 + [0] * 3000 + [700] * 4])
 def test_row_tiles_cover_rows_with_bounded_work(lengths: list[int]) -> None:

@@ -160,7 +160,7 @@ bfs_bvss(const long long* __restrict__ a_ptr, const long long* __restrict__ a_id
   const long long nwarps = nthreads >> 5;
   int* sbuf = s_stage[threadIdx.x >> 5];
   // t_ptr/t_idx/heavy are the CSR pull's; this kernel pulls through BVSS only
-  const FbGraph g{a_ptr, a_idx, a_ptr, a_idx, lvl, par, nullptr, want_parents, 1};
+  const FbGraph g{a_ptr, a_idx, a_ptr, a_idx, nullptr, lvl, par, nullptr, want_parents, 1};
   const BvPull P{set_ptr, vss_ptr, row_ids, masks, nsets, vq, ctr + 20,
                  vis0, vis1, cand};  // fb_start clears both bitmaps
   const int src = (int)source;

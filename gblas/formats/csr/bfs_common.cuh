@@ -111,6 +111,9 @@ struct FbGraph {
   const fb_idx_t* __restrict__ a_idx;
   const long long* __restrict__ t_ptr;  // CSR of Aᵀ (pull: in-edges); may alias A
   const fb_idx_t* __restrict__ t_idx;
+  // bit v of word v / 32: v has no in-edges, so no pull finds it (CSR.empty_rows_bits of
+  // Aᵀ; null: none marked). A pull level skips a word whose unvisited vertices are all such
+  const unsigned int* __restrict__ dead;
   int* lvl;
   int* par;
   long long* heavy;  // chunk list of the heavy rows of Aᵀ (built once, at the start)
@@ -369,73 +372,99 @@ __device__ __forceinline__ void fb_pull_heavy(const FbGraph& g, const FbLevel& L
 // the first `serial` in-neighbours (loaded FB_BATCH at a time, so the loads overlap),
 // then the whole warp for the rest of a longer row. Each warp writes the vis_out word of
 // its 32 vertices: a plain store, or atomicOr where phase A may set a bit of the word too
-// (vis_out then holds an older, smaller visited set, so OR-ing is exact).
+// (vis_out then holds an older, smaller visited set, so OR-ing is exact). `todo`: the
+// word's vertices to scan (unvisited, with in-edges, below n).
+__device__ __forceinline__ void fb_pull_word(const FbGraph& g, const FbLevel& L, long long base,
+                                             unsigned word, unsigned todo_bits,
+                                             const unsigned int* vis_in, unsigned int* vis_out,
+                                             unsigned long long& nfound, int lane, int serial) {
+  const long long v = base + lane;
+  bool todo = (todo_bits >> lane) & 1u;
+  long long s = 0, e = 0;
+  if (todo) {
+    s = g.t_ptr[v];
+    e = g.t_ptr[v + 1];
+  }
+  const bool heavy = todo && e - s >= FB_HEAVY;  // phase A's
+  if (heavy) todo = false;
+  int found = -1;
+  const long long head = todo ? min(e, s + (long long)serial) : s;
+  for (long long p0 = s; p0 < head; p0 += FB_BATCH) {
+    int uu[FB_BATCH];
+#pragma unroll
+    for (int t = 0; t < FB_BATCH; ++t) uu[t] = p0 + t < head ? (int)g.t_idx[p0 + t] : -1;
+    bool hh[FB_BATCH];
+#pragma unroll
+    for (int t = 0; t < FB_BATCH; ++t) hh[t] = uu[t] >= 0 && fb_seen(vis_in, uu[t]);
+#pragma unroll
+    for (int t = FB_BATCH - 1; t >= 0; --t) {
+      if (hh[t]) found = uu[t];  // the first hit in row order wins
+    }
+    if (found >= 0) break;
+  }
+  bool coop = todo && found < 0 && head < e;
+  unsigned b;
+  while ((b = __ballot_sync(FB_FULL, coop)) != 0) {  // the rest of a long row: whole warp
+    const int ld = __ffs(b) - 1;
+    const long long ss = __shfl_sync(FB_FULL, head, ld);
+    const long long ee = __shfl_sync(FB_FULL, e, ld);
+    int hit = -1;
+    for (long long p0 = ss; p0 < ee; p0 += 32) {
+      const long long p = p0 + lane;
+      int u = 0;
+      bool h = false;
+      if (p < ee) {
+        u = (int)g.t_idx[p];
+        h = fb_seen(vis_in, u);
+      }
+      const unsigned hb = __ballot_sync(FB_FULL, h);
+      if (hb) {  // the lowest lane is the first hit in row order
+        hit = __shfl_sync(FB_FULL, u, __ffs(hb) - 1);
+        break;
+      }
+    }
+    if (lane == ld) {
+      found = hit;
+      coop = false;
+    }
+  }
+  const unsigned fmask = __ballot_sync(FB_FULL, found >= 0);
+  const bool shared_word = __any_sync(FB_FULL, heavy);
+  if (lane == 0) {
+    if (shared_word) atomicOr(&vis_out[base >> 5], word | fmask);
+    else vis_out[base >> 5] = word | fmask;
+  }
+  if (found >= 0) {
+    g.lvl[v] = L.k;
+    if (g.parents) g.par[v] = found;
+    ++nfound;
+  }
+}
+
+// The words of a warp come in the order of one word a warp at a time (word w to warp
+// w mod nwarps, as balanced as that), but 32 of its words are loaded at once, a lane each:
+// a late pull level, whose words are mostly visited or dead, then waits for one load per
+// 32 words instead of one (and a row bound's) per word. A word with nothing to scan is
+// copied to vis_out by its lane; the others are scanned one after another by the warp.
 __device__ __forceinline__ void fb_pull(const FbGraph& g, const FbLevel& L, long long n,
                                         const unsigned int* vis_in, unsigned int* vis_out,
                                         unsigned long long& nfound, long long gwarp,
                                         long long nwarps, int lane, int serial) {
-  for (long long base = gwarp * 32; base < n; base += nwarps * 32) {
-    const long long v = base + lane;
-    const unsigned word = __ldcg(&vis_in[base >> 5]);
-    bool todo = v < n && !((word >> lane) & 1u);
-    long long s = 0, e = 0;
-    if (todo) {
-      s = g.t_ptr[v];
-      e = g.t_ptr[v + 1];
+  const long long nwords = (n + 31) >> 5;
+  for (long long w0 = gwarp; w0 < nwords; w0 += 32 * nwarps) {
+    const long long w = w0 + lane * nwarps;
+    unsigned word = 0, todo = 0;
+    if (w < nwords) {
+      word = __ldcg(&vis_in[w]);
+      todo = ~word;
+      if (g.dead) todo &= ~__ldg(&g.dead[w]);
+      if (w == nwords - 1 && (n & 31)) todo &= (1u << (n & 31)) - 1u;  // none past n
+      if (!todo) vis_out[w] = word;
     }
-    const bool heavy = todo && e - s >= FB_HEAVY;  // phase A's
-    if (heavy) todo = false;
-    int found = -1;
-    const long long head = todo ? min(e, s + (long long)serial) : s;
-    for (long long p0 = s; p0 < head; p0 += FB_BATCH) {
-      int uu[FB_BATCH];
-#pragma unroll
-      for (int t = 0; t < FB_BATCH; ++t) uu[t] = p0 + t < head ? (int)g.t_idx[p0 + t] : -1;
-      bool hh[FB_BATCH];
-#pragma unroll
-      for (int t = 0; t < FB_BATCH; ++t) hh[t] = uu[t] >= 0 && fb_seen(vis_in, uu[t]);
-#pragma unroll
-      for (int t = FB_BATCH - 1; t >= 0; --t) {
-        if (hh[t]) found = uu[t];  // the first hit in row order wins
-      }
-      if (found >= 0) break;
-    }
-    bool coop = todo && found < 0 && head < e;
-    unsigned b;
-    while ((b = __ballot_sync(FB_FULL, coop)) != 0) {  // the rest of a long row: whole warp
-      const int ld = __ffs(b) - 1;
-      const long long ss = __shfl_sync(FB_FULL, head, ld);
-      const long long ee = __shfl_sync(FB_FULL, e, ld);
-      int hit = -1;
-      for (long long p0 = ss; p0 < ee; p0 += 32) {
-        const long long p = p0 + lane;
-        int u = 0;
-        bool h = false;
-        if (p < ee) {
-          u = (int)g.t_idx[p];
-          h = fb_seen(vis_in, u);
-        }
-        const unsigned hb = __ballot_sync(FB_FULL, h);
-        if (hb) {  // the lowest lane is the first hit in row order
-          hit = __shfl_sync(FB_FULL, u, __ffs(hb) - 1);
-          break;
-        }
-      }
-      if (lane == ld) {
-        found = hit;
-        coop = false;
-      }
-    }
-    const unsigned fmask = __ballot_sync(FB_FULL, found >= 0);
-    const bool shared_word = __any_sync(FB_FULL, heavy);
-    if (lane == 0) {
-      if (shared_word) atomicOr(&vis_out[base >> 5], word | fmask);
-      else vis_out[base >> 5] = word | fmask;
-    }
-    if (found >= 0) {
-      g.lvl[v] = L.k;
-      if (g.parents) g.par[v] = found;
-      ++nfound;
+    for (unsigned mine = __ballot_sync(FB_FULL, todo != 0); mine; mine &= mine - 1) {
+      const int j = __ffs(mine) - 1;
+      fb_pull_word(g, L, (w0 + j * nwarps) << 5, __shfl_sync(FB_FULL, word, j),
+                   __shfl_sync(FB_FULL, todo, j), vis_in, vis_out, nfound, lane, serial);
     }
   }
 }

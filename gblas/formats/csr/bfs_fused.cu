@@ -83,6 +83,7 @@ __device__ __forceinline__ void fb_block_levels(const FbGraph& g, FbLoop& st, lo
 extern "C" __global__ void __launch_bounds__(FB_BLOCK, FB_MIN_BLOCKS)
 bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_idx,
           const long long* __restrict__ t_ptr, const fb_idx_t* __restrict__ t_idx,
+          const unsigned int* __restrict__ dead,
           long long n, long long nnz, long long source, int mode, int want_parents, int sym,
           double alpha, double beta1, double beta2, long long small_edges, int pull_serial,
           int resume, int stop,
@@ -104,7 +105,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   const long long nwarps = nthreads >> 5;
   const long long nwords = (n + 31) >> 5;
   int* sbuf = s_stage[threadIdx.x >> 5];
-  const FbGraph g{a_ptr, a_idx, t_ptr, t_idx, lvl, par, heavy, want_parents, sym};
+  const FbGraph g{a_ptr, a_idx, t_ptr, t_idx, dead, lvl, par, heavy, want_parents, sym};
   const int src = (int)source;
 
   FbLoop* gst = reinterpret_cast<FbLoop*>(ctr + 20);

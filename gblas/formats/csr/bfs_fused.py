@@ -179,9 +179,10 @@ class CoopLaunch:
                         ctypes.addressof(self.ptrs))
 
 
-# bfs_fused's parameters: 4 CSR arrays; n, nnz, source; mode, parents, sym; alpha, beta1,
-# beta2; small_edges, pull_serial; resume, stop; 15 state and output arrays.
-_FUSED_ARGS = "pppp" + "qqq" + "iii" + "ddd" + "qi" + "ii" + "p" * 15
+# bfs_fused's parameters: 4 CSR arrays and Aᵀ's empty rows; n, nnz, source; mode, parents,
+# sym; alpha, beta1, beta2; small_edges, pull_serial; resume, stop; 15 state and output
+# arrays.
+_FUSED_ARGS = "ppppp" + "qqq" + "iii" + "ddd" + "qi" + "ii" + "p" * 15
 
 
 @functools.cache
@@ -357,7 +358,10 @@ class Work:
         self.out_bits = cp.ndarray((n,), np.bool_, mem + 8 * (1 + n + npar))
 
     def graph_args(self) -> tuple[Any, ...]:
-        return (self.csr.indptr, self.csr.indices, self.csr_t.indptr, self.csr_t.indices)
+        """A's and Aᵀ's CSR arrays and the bitmap of Aᵀ's empty rows (vertices no pull
+        finds)."""
+        return (self.csr.indptr, self.csr.indices, self.csr_t.indptr, self.csr_t.indices,
+                self.csr_t.empty_rows_bits())
 
     def fused_graph(self) -> tuple[tuple[Any, ...], bool]:
         """(the fused kernel's graph arrays, whether their column ids are int32): the int32
@@ -368,7 +372,8 @@ class Work:
         t32 = a32 if self.csr_t is self.csr else self.csr_t.indices32(wide_entries=True)
         if a32 is None or t32 is None:
             return self.graph_args(), False
-        return (self.csr.indptr, a32, self.csr_t.indptr, t32), True
+        return (self.csr.indptr, a32, self.csr_t.indptr, t32,
+                self.csr_t.empty_rows_bits()), True
 
     def pointers(self) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
         """The device addresses of the fused kernel's graph arrays and of the search state

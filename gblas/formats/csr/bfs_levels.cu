@@ -20,12 +20,13 @@
 
 #define FB_GRID_ARGS                                                                        \
   const long long *__restrict__ a_ptr, const long long *__restrict__ a_idx,                 \
-      const long long *__restrict__ t_ptr, const long long *__restrict__ t_idx, long long n, \
+      const long long *__restrict__ t_ptr, const long long *__restrict__ t_idx,             \
+      const unsigned int *__restrict__ dead, long long n,                                   \
       int want_parents, int sym, int *lvl, int *par, int *q0, int *q1, long long *own0,      \
       long long *own1, unsigned int *vis0, unsigned int *vis1, long long *heavy,             \
       unsigned long long *ctr, FbLoop *state
 
-#define FB_GRAPH FbGraph{a_ptr, a_idx, t_ptr, t_idx, lvl, par, heavy, want_parents, sym}
+#define FB_GRAPH FbGraph{a_ptr, a_idx, t_ptr, t_idx, dead, lvl, par, heavy, want_parents, sym}
 
 // Level 0 (grid-stride): as the fused kernel's start; ctr must be zero.
 extern "C" __global__ void __launch_bounds__(FB_BLOCK)

@@ -60,6 +60,23 @@ class CSR:
             return None
         return d["_indices32"]
 
+    def empty_rows_bits(self) -> Any:
+        """Bit r of uint32 word r // 32 set where row r holds no entries (the last word's
+        bits past ``nrows`` clear). On the pull's Aᵀ these are the vertices without
+        in-edges, which no pull level can find: the GPU pull skips the words whose
+        unvisited vertices are all such (on Kronecker graphs over a third of the vertices).
+        Made once and kept on this representation (its arrays are not changed in place)."""
+        d = self.__dict__
+        if "_empty_rows_bits" not in d:
+            xp, n = self.xp, self.nrows
+            nw = (n + 31) // 32
+            empty = xp.zeros(nw * 32, dtype=np.uint32)
+            empty[:n] = self.indptr[1:] == self.indptr[:-1]
+            shifts = xp.arange(32, dtype=np.uint32)
+            d["_empty_rows_bits"] = (empty.reshape(nw, 32) << shifts).sum(axis=1,
+                                                                           dtype=np.uint32)
+        return d["_empty_rows_bits"]
+
     def row_tiles(self, tile: int) -> Any:
         """First row of every tile, then ``nrows``: tile t holds the rows r whose
         ``indptr[r] + r`` (entries and rows before r) lies in [t·tile, (t+1)·tile), so a
