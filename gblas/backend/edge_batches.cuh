@@ -19,3 +19,26 @@ __device__ __forceinline__ void edge_batches(int u, long long s, long long e,
     f(ok, uu, vv);
   }
 }
+
+// The first entry of a row's [s, head) whose id `seen(id)` holds, in row order, or -1: one
+// lane alone, B ids loaded at once (independent loads, in flight together). The serial head
+// of a pull's in-row scan, in the fused kernel (bfs_common.cuh) and in the distributed claim.
+template <int B, class Idx, class Seen>
+__device__ __forceinline__ int first_seen_batched(const Idx* __restrict__ idx, long long s,
+                                                  long long head, Seen&& seen) {
+  int found = -1;
+  for (long long p0 = s; p0 < head; p0 += B) {
+    int uu[B];
+#pragma unroll
+    for (int t = 0; t < B; ++t) uu[t] = p0 + t < head ? (int)idx[p0 + t] : -1;
+    bool hh[B];
+#pragma unroll
+    for (int t = 0; t < B; ++t) hh[t] = uu[t] >= 0 && seen(uu[t]);
+#pragma unroll
+    for (int t = B - 1; t >= 0; --t) {
+      if (hh[t]) found = uu[t];  // the first hit in row order wins
+    }
+    if (found >= 0) break;
+  }
+  return found;
+}

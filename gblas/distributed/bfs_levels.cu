@@ -483,21 +483,9 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
     }
     const bool heavy_row = todo && e - s >= DB_HEAVY;  // phase A's
     if (heavy_row) todo = false;
-    int found = -1;
     const long long head = todo ? min(e, s + (long long)DB_SERIAL) : s;
-    for (long long p0 = s; p0 < head; p0 += DB_BATCH) {  // DB_BATCH loads in flight
-      int uu[DB_BATCH];
-#pragma unroll
-      for (int t = 0; t < DB_BATCH; ++t) uu[t] = p0 + t < head ? t_idx[p0 + t] : -1;
-      bool hh[DB_BATCH];
-#pragma unroll
-      for (int t = 0; t < DB_BATCH; ++t) hh[t] = uu[t] >= 0 && db_seen(vis, uu[t]);
-#pragma unroll
-      for (int t = DB_BATCH - 1; t >= 0; --t) {
-        if (hh[t]) found = uu[t];  // the first hit in row order wins
-      }
-      if (found >= 0) break;
-    }
+    int found = first_seen_batched<DB_BATCH>(t_idx, s, head,
+                                             [&](int u) { return db_seen(vis, u); });
     bool coop = todo && found < 0 && head < e;
     unsigned b;
     while ((b = __ballot_sync(DB_FULL, coop)) != 0) {  // the rest of a long row: whole warp

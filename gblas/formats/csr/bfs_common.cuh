@@ -387,21 +387,9 @@ __device__ __forceinline__ void fb_pull_word(const FbGraph& g, const FbLevel& L,
   }
   const bool heavy = todo && e - s >= FB_HEAVY;  // phase A's
   if (heavy) todo = false;
-  int found = -1;
   const long long head = todo ? min(e, s + (long long)serial) : s;
-  for (long long p0 = s; p0 < head; p0 += FB_BATCH) {
-    int uu[FB_BATCH];
-#pragma unroll
-    for (int t = 0; t < FB_BATCH; ++t) uu[t] = p0 + t < head ? (int)g.t_idx[p0 + t] : -1;
-    bool hh[FB_BATCH];
-#pragma unroll
-    for (int t = 0; t < FB_BATCH; ++t) hh[t] = uu[t] >= 0 && fb_seen(vis_in, uu[t]);
-#pragma unroll
-    for (int t = FB_BATCH - 1; t >= 0; --t) {
-      if (hh[t]) found = uu[t];  // the first hit in row order wins
-    }
-    if (found >= 0) break;
-  }
+  int found = first_seen_batched<FB_BATCH>(g.t_idx, s, head,
+                                           [&](int u) { return fb_seen(vis_in, u); });
   bool coop = todo && found < 0 && head < e;
   unsigned b;
   while ((b = __ballot_sync(FB_FULL, coop)) != 0) {  // the rest of a long row: whole warp
