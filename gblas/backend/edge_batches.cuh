@@ -42,3 +42,23 @@ __device__ __forceinline__ int first_seen_batched(const Idx* __restrict__ idx, l
   }
   return found;
 }
+
+// The first entry of a row's [s, e) whose id `seen(id)` holds, in row order, or -1 (on every
+// lane): the whole warp, 32 entries a step, the ballot's lowest lane first. The rest of a
+// pull's long in-row, and a heavy row's chunk, in the fused kernel and the distributed claim.
+template <class Idx, class Seen>
+__device__ __forceinline__ int warp_first_seen(const Idx* __restrict__ idx, long long s,
+                                               long long e, int lane, Seen&& seen) {
+  for (long long p0 = s; p0 < e; p0 += 32) {
+    const long long p = p0 + lane;
+    int u = 0;
+    bool h = false;
+    if (p < e) {
+      u = (int)idx[p];
+      h = seen(u);
+    }
+    const unsigned hb = __ballot_sync(0xffffffffu, h);
+    if (hb) return __shfl_sync(0xffffffffu, u, __ffs(hb) - 1);
+  }
+  return -1;
+}

@@ -120,25 +120,6 @@ __device__ __forceinline__ int db_warp_scan(int x, int lane) {
   return x;
 }
 
-// Warp-synchronous: the first entry of t_idx[s, e) in vis (rows are sorted: the smallest),
-// or -1; the whole warp reads 32 entries a step.
-__device__ __forceinline__ int db_warp_first_hit(const int* __restrict__ t_idx,
-                                                 const unsigned* __restrict__ vis, long long s,
-                                                 long long e, int lane) {
-  for (long long p0 = s; p0 < e; p0 += 32) {
-    const long long p = p0 + lane;
-    int u = 0;
-    bool h = false;
-    if (p < e) {
-      u = t_idx[p];
-      h = db_seen(vis, u);
-    }
-    const unsigned hb = __ballot_sync(DB_FULL, h);
-    if (hb) return __shfl_sync(DB_FULL, u, __ffs(hb) - 1);  // the lowest lane: row order
-  }
-  return -1;
-}
-
 // Warp-synchronous: the warp's vertices found and their out-edges into the level's counts
 // (the tail of the words to be all-gathered).
 __device__ __forceinline__ void db_add_counts(unsigned long long* tail,
@@ -460,7 +441,8 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
              (want_par ? __ldcg(&par[i]) < t_idx[cs] : (__ldcg(&newbits[w]) >> (v & 31)) & 1u);
     }
     if (__shfl_sync(DB_FULL, skip, 0)) continue;
-    const int hit = db_warp_first_hit(t_idx, vis, cs, ce, lane);
+    const int hit = warp_first_seen(t_idx, cs, ce, lane,
+                                    [&](int u) { return db_seen(vis, u); });
     if (hit >= 0 && lane == 0) {
       const unsigned bit = 1u << (v & 31);
       if (want_par) atomicMin(&par[i], hit);
@@ -492,7 +474,8 @@ extern "C" __global__ void dbfs_claim(const long long* __restrict__ t_ptr,
       const int ld = __ffs(b) - 1;
       const long long ss = __shfl_sync(DB_FULL, head, ld);
       const long long ee = __shfl_sync(DB_FULL, e, ld);
-      const int hit = db_warp_first_hit(t_idx, vis, ss, ee, lane);
+      const int hit = warp_first_seen(t_idx, ss, ee, lane,
+                                      [&](int u) { return db_seen(vis, u); });
       if (lane == ld) {
         found = hit;
         coop = false;

@@ -346,24 +346,12 @@ __device__ __forceinline__ void fb_pull_heavy(const FbGraph& g, const FbLevel& L
              (g.parents ? __ldcg(&g.par[v]) < (int)g.t_idx[cs] : __ldcg(&g.lvl[v]) == L.k);
     }
     if (__shfl_sync(FB_FULL, skip, 0)) continue;
-    for (long long p0 = cs; p0 < ce; p0 += 32) {
-      const long long p = p0 + lane;
-      int u = 0;
-      bool h = false;
-      if (p < ce) {
-        u = (int)g.t_idx[p];
-        h = fb_seen(vis_in, u);
-      }
-      const unsigned hb = __ballot_sync(FB_FULL, h);
-      if (hb) {
-        const int hit = __shfl_sync(FB_FULL, u, __ffs(hb) - 1);
-        if (lane == 0) {
-          atomicOr(&vis_out[v >> 5], 1u << (v & 31));
-          if (g.parents) atomicMin(&g.par[v], hit);
-          if (atomicCAS(&g.lvl[v], -1, L.k) == -1) ++nfound;
-        }
-        break;
-      }
+    const int hit = warp_first_seen(g.t_idx, cs, ce, lane,
+                                    [&](int u) { return fb_seen(vis_in, u); });
+    if (hit >= 0 && lane == 0) {
+      atomicOr(&vis_out[v >> 5], 1u << (v & 31));
+      if (g.parents) atomicMin(&g.par[v], hit);
+      if (atomicCAS(&g.lvl[v], -1, L.k) == -1) ++nfound;
     }
   }
 }
@@ -396,21 +384,8 @@ __device__ __forceinline__ void fb_pull_word(const FbGraph& g, const FbLevel& L,
     const int ld = __ffs(b) - 1;
     const long long ss = __shfl_sync(FB_FULL, head, ld);
     const long long ee = __shfl_sync(FB_FULL, e, ld);
-    int hit = -1;
-    for (long long p0 = ss; p0 < ee; p0 += 32) {
-      const long long p = p0 + lane;
-      int u = 0;
-      bool h = false;
-      if (p < ee) {
-        u = (int)g.t_idx[p];
-        h = fb_seen(vis_in, u);
-      }
-      const unsigned hb = __ballot_sync(FB_FULL, h);
-      if (hb) {  // the lowest lane is the first hit in row order
-        hit = __shfl_sync(FB_FULL, u, __ffs(hb) - 1);
-        break;
-      }
-    }
+    const int hit = warp_first_seen(g.t_idx, ss, ee, lane,
+                                    [&](int u) { return fb_seen(vis_in, u); });
     if (lane == ld) {
       found = hit;
       coop = false;
