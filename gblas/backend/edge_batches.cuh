@@ -62,3 +62,40 @@ __device__ __forceinline__ int warp_first_seen(const Idx* __restrict__ idx, long
   }
   return -1;
 }
+
+// Warp-synchronous (every lane calls it): the chunk-list entries (u << 32 | j, j < nch) of
+// the lanes' hubs (nch > 0 where `hub`), appended with one reservation for the whole warp,
+// `base = reserve(hubs, entries)` on lane 0, and written by the whole warp (a lane finds its
+// entry's hub by a binary search over the lanes' prefix sums of nch). A level of a Kronecker
+// graph claims ~10^5 hubs at once: an atomicAdd per hub on the same counters serialised it.
+template <class Reserve>
+__device__ __forceinline__ void warp_append_chunks(bool hub, long long u, unsigned nch,
+                                                   long long* __restrict__ out, int lane,
+                                                   Reserve&& reserve) {
+  const unsigned m = __ballot_sync(0xffffffffu, hub);
+  if (m == 0u) return;
+  const unsigned mine = hub ? nch : 0u;
+  unsigned incl = mine;
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    const unsigned t = __shfl_up_sync(0xffffffffu, incl, off);
+    if (lane >= off) incl += t;
+  }
+  const unsigned total = __shfl_sync(0xffffffffu, incl, 31);
+  unsigned long long base = 0;
+  if (lane == 0) base = reserve((unsigned)__popc(m), total);
+  base = __shfl_sync(0xffffffffu, base, 0);
+  const unsigned excl = incl - mine;
+  for (unsigned t0 = 0; t0 < total; t0 += 32) {
+    const unsigned t = t0 + (unsigned)lane;
+    int owner = 0;  // the lanes whose inclusive sum is <= t: t's hub is lane `owner`'s
+#pragma unroll
+    for (int step = 16; step >= 1; step >>= 1) {
+      if (__shfl_sync(0xffffffffu, incl, owner + step - 1) <= t) owner += step;
+    }
+    owner = min(owner, 31);
+    const long long uo = __shfl_sync(0xffffffffu, u, owner);
+    const unsigned first = __shfl_sync(0xffffffffu, excl, owner);
+    if (t < total) out[base + t] = (uo << 32) | (long long)(t - first);
+  }
+}

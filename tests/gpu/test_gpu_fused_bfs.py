@@ -45,6 +45,24 @@ def _star_chain(n_leaves: int, chain: int) -> Matrix:
     return Matrix.from_coo(rr, cc, True, nrows=n, ncols=n)
 
 
+def _many_hubs(n_first: int, n_hubs: int, leaves: int) -> Matrix:
+    """Vertex 0 joined to vertices 1 .. n_first, of which 1 .. n_hubs have ``leaves`` leaves
+    each (their own, above FB_BIG): one push level claims n_hubs hubs at once, several in
+    one warp, whose chunk lists the next push reads; hub i's leaves also reach hub i + 1."""
+    r = list(range(1, n_first + 1))
+    c = [0] * n_first
+    nxt = n_first + 1
+    for h in range(1, n_hubs + 1):
+        r += [h] * leaves
+        c += list(range(nxt, nxt + leaves))
+        if h < n_hubs:
+            r.append(nxt)
+            c.append(h + 1)
+        nxt += leaves
+    rr, cc = np.array(r + c), np.array(c + r)
+    return Matrix.from_coo(rr, cc, True, nrows=nxt, ncols=nxt, dup_op=gb.binary.first)
+
+
 def _directed(n: int, density: float, seed: int) -> Matrix:
     S = sp.random(n, n, density=density, random_state=seed, format="coo")  # noqa: N806
     keep = S.row != S.col
@@ -72,6 +90,7 @@ GRAPHS = {
     "directed800": lambda: _directed(800, 0.004, 5),
     "directed_dense300": lambda: _directed(300, 0.05, 9),
     "hub": lambda: _star_chain(1500, 40),
+    "many_hubs": lambda: _many_hubs(1200, 150, 300),
     "heavy_in": lambda: _heavy_in(6000, 3),
 }
 
@@ -259,7 +278,8 @@ def _fused_like_cpu(graphs: Any, k: int, seed: int, **knobs: Any) -> list[dict[s
 
 
 @pytest.mark.parametrize("small_edges", [0, 64, 1 << 40])
-@pytest.mark.parametrize("name", ["road3000", "grid40x70", "hub", "directed800", "kron12"])
+@pytest.mark.parametrize("name", ["road3000", "grid40x70", "hub", "directed800", "kron12",
+                                  "many_hubs"])
 def test_fused_block_levels(name: str, small_edges: int) -> None:
     """Block levels (small pushes in block 0 alone, no grid sync): off, for tiny frontiers
     only, and for every push level; the results and directions are the CPU's."""

@@ -137,14 +137,24 @@ def test_bvss_kernel_source_has_its_headers(name: str, monkeypatch: pytest.Monke
 
 
 def test_scratch_kept_only_when_small() -> None:
-    """The fused GPU BFS keeps its scratch on a matrix only while it is small (a search of
-    a large graph allocates its own): the size formula and the cut."""
+    """The fused GPU BFS keeps its scratch on a matrix while it is small, or small against
+    the graph (a graph of many vertices and few edges allocates its own): the size formula
+    and the cut."""
     from gblas.formats.csr import bfs_fused
 
     kron22 = bfs_fused.scratch_bytes(2**22, 128 * 2**20, 128 * 2**20)
     kron24 = bfs_fused.scratch_bytes(2**24, 512 * 2**20, 512 * 2**20)
     assert 80 << 20 < kron22 <= bfs_fused.KEEP_SCRATCH_BYTES < kron24
     assert bfs_fused.scratch_bytes(1, 0, 0) > 0
+    # int64 indptr and indices of A and Aᵀ (iso values: one item each)
+    def csr_bytes(n: int, nnz: int) -> int:
+        return 2 * (8 * (n + 1) + 8 * nnz + 1)
+
+    assert bfs_fused.keep_scratch(kron22, csr_bytes(2**22, 128 * 2**20))
+    assert bfs_fused.keep_scratch(kron24, csr_bytes(2**24, 512 * 2**20))  # 3 % of the graph
+    # 2^28 vertices, a few edges: the scratch (5 GB) is more than the graph's share
+    empty = bfs_fused.scratch_bytes(2**28, 2**20, 2**20)
+    assert not bfs_fused.keep_scratch(empty, csr_bytes(2**28, 2**20))
 
 
 def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,6 +195,7 @@ def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> N
     A[0, 1] = True  # the matrix changes: its properties go, the scratch with them
     assert bfs_fused.Work.reused(A, "auto", 36) is not w
     monkeypatch.setattr(bfs_fused, "KEEP_SCRATCH_BYTES", 0)
+    monkeypatch.setattr(bfs_fused, "KEEP_SCRATCH_SHARE", 0.0)
     B = generators.kronecker(8, seed=2)  # noqa: N806
     b1 = bfs_fused.Work.reused(B, "auto", 36)
     b1.release()

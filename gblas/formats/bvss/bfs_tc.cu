@@ -92,14 +92,19 @@ __device__ __forceinline__ void bv_finalise(const FbGraph& g, const BvPull& P,
       if (fresh) P.vis[w] = sn;
     }
     unsigned reg = 0u;
-    for (unsigned b = fresh; b; b &= b - 1) {
-      const int v = (int)(w * 32 + __ffs(b) - 1);
-      g.lvl[v] = L.k;
-      if (g.parents) g.par[v] = __ldcg(&P.cand[v]);
-      const long long d = fb_out_degree(g, v);
-      fe += (unsigned long long)d;
-      if (d >= FB_BIG) fb_enqueue_big(L, v, d);
-      else reg |= b & (0u - b);
+    for (unsigned rest = fresh; __any_sync(FB_FULL, rest != 0u);) {  // a bit a lane a round
+      const unsigned bit = rest & (0u - rest);
+      rest ^= bit;
+      const int v = bit ? (int)(w * 32 + __ffs(bit) - 1) : 0;
+      long long d = 0;
+      if (bit) {
+        g.lvl[v] = L.k;
+        if (g.parents) g.par[v] = __ldcg(&P.cand[v]);
+        d = fb_out_degree(g, v);
+        fe += (unsigned long long)d;
+      }
+      fb_enqueue_big(L, d >= FB_BIG, v, d, lane);
+      if (d < FB_BIG) reg |= bit;
     }
     const int c = __popc(reg);
     int incl = c;

@@ -177,13 +177,18 @@ __device__ __forceinline__ long long fb_out_degree(const FbGraph& g, int v) {
   return g.a_ptr[v + 1] - g.a_ptr[v];
 }
 
-// A new big vertex: its chunks go to the next level's chunk list (rare: direct atomics).
+// Warp-synchronous (every lane calls it): the lanes' new big vertices (`big`: v of out-degree
+// deg >= FB_BIG) go to the next level's chunk list, one entry per FB_CHUNK edges, with one
+// add per counter for the warp (warp_append_chunks): kron:22's third level claims ~10^5.
 template <bool LOCAL = false>
-__device__ __forceinline__ void fb_enqueue_big(const FbLevel& L, int v, long long deg) {
-  fb_ctr_add<LOCAL>(L.c_out + 1, 1ULL);
-  const long long nch = (deg + FB_CHUNK - 1) / FB_CHUNK;
-  const unsigned long long base = fb_ctr_add<LOCAL>(L.c_out + 2, (unsigned long long)nch);
-  for (long long j = 0; j < nch; ++j) L.own_out[base + j] = ((long long)v << 32) | j;
+__device__ __forceinline__ void fb_enqueue_big(const FbLevel& L, bool big, int v, long long deg,
+                                               int lane) {
+  const unsigned nch = big ? (unsigned)((deg + FB_CHUNK - 1) / FB_CHUNK) : 0u;
+  warp_append_chunks(big, (long long)v, nch, L.own_out, lane,
+                     [&](unsigned hubs, unsigned entries) {
+                       fb_ctr_add<LOCAL>(L.c_out + 1, (unsigned long long)hubs);
+                       return fb_ctr_add<LOCAL>(L.c_out + 2, (unsigned long long)entries);
+                     });
 }
 
 // Warp-synchronous: copy the warp's staged vertices to the queue (one atomicAdd).
@@ -243,13 +248,10 @@ __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& 
 #pragma unroll
   for (int b = 0; b < FB_PB; ++b) {
     bool claim = ok[b] && old[b] == -1;
-    if (claim) {
-      fe += (unsigned long long)deg[b];
-      if (deg[b] >= FB_BIG) {
-        fb_enqueue_big<LOCAL>(L, v[b], deg[b]);
-        claim = false;
-      }
-    }
+    if (claim) fe += (unsigned long long)deg[b];
+    const bool big = claim && deg[b] >= FB_BIG;
+    fb_enqueue_big<LOCAL>(L, big, v[b], deg[b], lane);
+    claim = claim && !big;
     // claimed at this level (by us or by another frontier vertex): keep the smallest parent
     if (g.parents && ok[b] && (old[b] == -1 || old[b] == L.k)) atomicMin(&g.par[v[b]], u[b]);
     fb_stage<LOCAL>(L, claim, v[b], sbuf, fill, lane);
@@ -453,11 +455,13 @@ __device__ __forceinline__ void fb_rebuild_queue(const FbGraph& g, const FbLevel
     const long long w = w0 + lane;
     const unsigned bits = w < nwords ? __ldcg(&cur[w]) & ~__ldcg(&prev[w]) : 0u;
     unsigned reg = 0;
-    for (unsigned b = bits; b; b &= b - 1) {
-      const int v = (int)(w * 32 + __ffs(b) - 1);
-      const long long d = fb_out_degree(g, v);
-      if (d >= FB_BIG) fb_enqueue_big(R, v, d);
-      else reg |= b & (0u - b);
+    for (unsigned rest = bits; __any_sync(FB_FULL, rest != 0u);) {  // a bit a lane a round
+      const unsigned bit = rest & (0u - rest);
+      rest ^= bit;
+      const int v = bit ? (int)(w * 32 + __ffs(bit) - 1) : 0;
+      const long long d = bit ? fb_out_degree(g, v) : 0;
+      fb_enqueue_big(R, d >= FB_BIG, v, d, lane);
+      if (d < FB_BIG) reg |= bit;
     }
     const int c = __popc(reg);
     int incl = c;

@@ -51,10 +51,13 @@ _CTR_WORDS = 36  # the fused kernel's counters (20) and the loop state block 0 p
 # Block levels: a push over at most this many frontier edges runs in block 0 alone, with a
 # __syncthreads instead of a grid sync (bfs_fused.cu); 8 warps take 64 edges a round each.
 SMALL_EDGES = 1024
-# Scratch kept on a matrix between searches only up to this size: it saves a search ~30 µs
-# of allocations, which matters where a search takes a millisecond or less; a bigger
-# graph's search takes milliseconds, and its scratch would hold memory other work needs.
+# Scratch kept on a matrix between searches: up to this size, or up to this share of the
+# bytes the matrix's CSRs (A and its transpose) already hold on the device. It saves a
+# search its allocations: ~30 µs at kron:22, 80 µs at kron:24 and 140 µs at kron:26
+# (H200, 2026-11-28: setup 118 and 177 µs there, 36 at kron:22). Scratch larger than the
+# graph's share (a graph of many vertices and few edges) would hold memory other work needs.
 KEEP_SCRATCH_BYTES = 256 << 20
+KEEP_SCRATCH_SHARE = 1 / 8
 # Pull: in-neighbours a lane checks alone before the warp takes the rest of its row (8 -> 16:
 # urand:22 kernel 0.594 -> 0.525 ms, kron:22/24 and urand:24 unchanged; H100, 2026-11-27).
 PULL_SERIAL = 16
@@ -279,6 +282,12 @@ def scratch_bytes(n: int, nnz: int, nnz_t: int) -> int:
             + 4 * (8 + _TLOG))
 
 
+def keep_scratch(scratch: int, graph_bytes: int) -> bool:
+    """Whether a search's scratch of ``scratch`` bytes stays on a matrix whose CSRs hold
+    ``graph_bytes`` on the device (``KEEP_SCRATCH_BYTES``, ``KEEP_SCRATCH_SHARE``)."""
+    return scratch <= max(KEEP_SCRATCH_BYTES, KEEP_SCRATCH_SHARE * graph_bytes)
+
+
 class Work:
     """The device buffers of one search (both paths): int32 lvl / par / two queues, the hubs'
     chunk lists, the heavy in-rows' chunk list, two visited bitmaps, the counters (zero),
@@ -301,7 +310,7 @@ class Work:
         """The scratch buffers of A's previous search (kept on A until A changes, as its
         transpose is): a search on a warm matrix then allocates only its outputs. Scratch in
         use (a search still running on another thread) is not shared: a fresh one is made.
-        Scratch over ``KEEP_SCRATCH_BYTES`` is not kept (:func:`scratch_bytes`). The caller
+        Scratch too large for the graph is not kept (:func:`keep_scratch`). The caller
         zeroes the counters, allocates the outputs and calls :meth:`release`."""
         key = f"bfs_fused_scratch_{direction == 'push'}_{ctr_words}"
         w = A._props.get(key)
@@ -311,7 +320,8 @@ class Work:
         if w is None or w.busy or w.csr is not A._csr() or w.stream != stream:
             w = cls.__new__(cls)
             w.alloc_scratch(A, direction, ctr_words)
-            keep = scratch_bytes(A.nrows, w.csr.nnz, w.csr_t.nnz) <= KEEP_SCRATCH_BYTES
+            graph = w.csr.nbytes() + (w.csr_t.nbytes() if w.csr_t is not w.csr else 0)
+            keep = keep_scratch(scratch_bytes(A.nrows, w.csr.nnz, w.csr_t.nnz), graph)
             if keep and (key not in A._props or not A._props[key].busy):
                 A._props[key] = w
         w.busy = True
