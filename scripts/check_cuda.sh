@@ -43,13 +43,15 @@ Path(out).write_text("\n".join(lines) + "\n")
 print(f"check_cuda: {src}: {len(inst)} instantiations")
 PYEOF
   # a file compiled with other macros at run time is checked with each set too; the fused
-  # BFS's pull build (-DFB_MIN_BLOCKS=PULL_MIN_BLOCKS, fewer registers) spills by design:
+  # BFS's pull builds (-DFB_MIN_BLOCKS=PULL_MIN_BLOCKS, fewer registers; -DFB_PULL_ONLY: the
+  # pull launch's, without push code) spill by design:
   # measured faster than the 64-register build on the pull levels (bfs_fused.py), so its
   # spills are printed, not failed
   variants=("")
   if [ "$(basename "$f")" = "bfs_fused.cu" ]; then
     pull=$(PYTHONPATH=. "$PY" -c "from gblas.formats.csr.bfs_fused import PULL_MIN_BLOCKS; print(PULL_MIN_BLOCKS)")
-    variants+=("-DFB_IDX32" "-DFB_MIN_BLOCKS=$pull" "-DFB_MIN_BLOCKS=$pull -DFB_IDX32")
+    variants+=("-DFB_IDX32" "-DFB_MIN_BLOCKS=$pull" "-DFB_MIN_BLOCKS=$pull -DFB_IDX32"
+               "-DFB_MIN_BLOCKS=$pull -DFB_PULL_ONLY" "-DFB_MIN_BLOCKS=$pull -DFB_IDX32 -DFB_PULL_ONLY")
   fi
   for defs in "${variants[@]}"; do
     log="$tmp/log.txt"

@@ -389,8 +389,10 @@ def test_fused_launch_paths() -> None:
 
     A = generators.kronecker(11, seed=6)  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
-    launches = [bfs_fused._fused_launch(0, idx32, mb) for idx32 in (False, True)
-                for mb in (bfs_fused.MIN_BLOCKS, bfs_fused.PULL_MIN_BLOCKS)]
+    builds = ((bfs_fused.MIN_BLOCKS, False), (bfs_fused.PULL_MIN_BLOCKS, False),
+              (bfs_fused.PULL_MIN_BLOCKS, True))  # (the pull launch's build: pull_only)
+    launches = [bfs_fused._fused_launch(0, idx32, mb, pull_only) for idx32 in (False, True)
+                for mb, pull_only in builds]
     assert all(la.driver is not None for la in launches)  # CuPy 14: the packed path runs
     lv, pi, _ = bfs_fused.fused_bfs(Ag, 9, parents=True)
     saved = [la.driver for la in launches]

@@ -10,7 +10,9 @@
 // search as the push levels by a build of 64 registers (FB_MIN_BLOCKS 4), the pull levels
 // by one of 40 (6 blocks an SM: a pull's long scans of in-rows are chains of dependent
 // loads that want more warps; the pushes were slower so built), and the rest by the first
-// build: launches (resume, stop) = (0, 1), (1, 2), (1, 0) on one stream.
+// build: launches (resume, stop) = (0, 1), (1, 2), (1, 0) on one stream. The pull launch's
+// build (FB_PULL_ONLY) has no push code: it returns before any push level, and without the
+// push's registers live beside the pull's it spills less at 40 registers.
 //
 // Block levels: a push level whose frontier has at most `small_edges` out-edges is run by
 // block 0 alone, and so are the levels after it while that holds, each ended by a
@@ -93,18 +95,22 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
           long long* out_levels, bool* out_bits, long long* out_parents,
           unsigned long long* out_count, unsigned int* meta) {
   cg::grid_group grid = cg::this_grid();
-  __shared__ int s_stage[FB_BLOCK / 32][FB_STAGE];
   __shared__ FbLoop st;
+  __shared__ int s_stop;  // this launch stops here (thread 0 decides)
+#ifndef FB_PULL_ONLY
+  __shared__ int s_stage[FB_BLOCK / 32][FB_STAGE];
   __shared__ unsigned long long s_ctr[12];  // block levels' counters
-  __shared__ int s_stop;                     // this launch stops here (thread 0 decides)
+#endif
   const unsigned long long t_start = fb_clock();
   const int lane = threadIdx.x & 31;
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nthreads = (long long)gridDim.x * blockDim.x;
   const long long gwarp = tid >> 5;
   const long long nwarps = nthreads >> 5;
+#ifndef FB_PULL_ONLY
   const long long nwords = (n + 31) >> 5;
   int* sbuf = s_stage[threadIdx.x >> 5];
+#endif
   const FbGraph g{a_ptr, a_idx, t_ptr, t_idx, dead, lvl, par, heavy, want_parents, sym};
   const int src = (int)source;
 
@@ -134,6 +140,9 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
       // a launch that stops before a pull (stop 1) or a push (stop 2) leaves the state,
       // its next direction taken, to the next launch; so does one whose search has ended
       s_stop = stop && (st.done || (stop == 1) != (bool)st.do_push);
+#ifdef FB_PULL_ONLY
+      s_stop = s_stop || st.do_push;  // (launched with stop 2 only)
+#endif
     }
     __syncthreads();
     if (s_stop) {
@@ -144,6 +153,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
       return;
     }
     if (st.done) break;
+#ifndef FB_PULL_ONLY
     if (fb_block_level(st, small_edges)) {  // the same decision in every block
       if (blockIdx.x == 0) {
         fb_block_levels(g, st, n, alpha, beta1, beta2, small_edges, q0, q1, own0, own1, ctr,
@@ -154,6 +164,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
       if (threadIdx.x == 0 && blockIdx.x != 0) fb_load_loop(st, gst);
       continue;  // the next level's direction is taken (st.decided)
     }
+#endif
     const int k = (int)st.k;
     const bool do_push = st.do_push;
     FbLevel L = fb_level(k, q0, q1, own0, own1, ctr);
@@ -162,6 +173,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
       clr[0] = clr[1] = clr[2] = clr[3] = 0ULL;
     }
     unsigned long long acc = 0;  // push: out-degrees of new vertices; pull: vertices found
+#ifndef FB_PULL_ONLY
     if (do_push) {
       if (!st.queue_valid) {  // after a pull: the frontier from the bitmaps, into slot 4
         FbLevel R = L;
@@ -174,7 +186,9 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
         L.c_in = ctr + 16;
       }
       fb_push(g, L, acc, sbuf, gwarp, nwarps, lane);
-    } else {
+    } else
+#endif
+    {
       unsigned int* vis_in = (k & 1) ? vis1 : vis0;
       unsigned int* vis_out = (k & 1) ? vis0 : vis1;
       if (!st.vis_valid) {

@@ -67,12 +67,14 @@ MIN_BLOCKS = 4
 # The pull levels' build (a launch of its own between the push levels' launches, where it
 # fits more blocks than MIN_BLOCKS's: graphs of average degree 16 or more). 6 (40 registers)
 # against one launch at 4, kernel µs, H200, 8 sources: kron:24 1434 -> 1209, urand:24 2163
-# -> 2108, kron:22 516 -> 502, urand:22 458 -> 479; 8 (32 registers): 1217, 2105, 515,
-# 522 (the long scans of late pulls gain most from more warps, a first pull whose vertices
-# find a parent in a few reads loses). Tried: the first pull in the first build, the later
-# ones at 6: 516, 472, 1303, 2175 (each launch boundary costs ~7 µs; kron:24's and
-# urand:24's first pulls are faster at 6: 542 -> 480, 299 -> 235).
-PULL_MIN_BLOCKS = 6
+# -> 2108, kron:22 516 -> 502, urand:22 458 -> 479 (the long scans of late pulls gain most
+# from more warps, a first pull whose vertices find a parent in a few reads loses). Tried:
+# the first pull in the first build, the later ones at 6: 516, 472, 1303, 2175 (each launch
+# boundary costs ~7 µs). Since the pull launch's build has no push code (FB_PULL_ONLY: 40 B
+# of spills at 6 blocks, 56 at 8, where the whole kernel spilled 172 and more), 8 (32
+# registers) against 6, H200, 8 sources, 2026-11-28: kron:22 386 -> 380, kron:24 1089 ->
+# 1021, kron:26 5177 -> 4842, urand:24 2088 -> 2072, urand:22 454 -> 459.
+PULL_MIN_BLOCKS = 8
 
 
 def _cp() -> Any:
@@ -121,15 +123,18 @@ def _current_stream() -> int:
 
 
 @functools.cache
-def get_kernel(device_id: int, idx32: bool = False,
-               min_blocks: int = MIN_BLOCKS) -> tuple[Any, int, int]:
+def get_kernel(device_id: int, idx32: bool = False, min_blocks: int = MIN_BLOCKS,
+               pull_only: bool = False) -> tuple[Any, int, int]:
     """(kernel, blocks per SM, SMs): the compiled cooperative kernel for ``device_id``
     reading int32 column ids (``idx32``) or int64 ones, compiled for at least
     ``min_blocks`` resident blocks per SM, and how many of its blocks stay resident per SM
-    (occupancy API); memoised per device, id width and ``min_blocks``."""
+    (occupancy API); memoised per device, id width, ``min_blocks`` and ``pull_only`` (the
+    pull launch's build, without push code: it returns before any push level, so it may
+    only be launched with stop 2)."""
     cp = _cp()
     options = ("-std=c++17", f"-DFB_MIN_BLOCKS={min_blocks}") + (("-DFB_IDX32",) if idx32
-                                                                  else ())
+                                                                  else ()) + (
+        ("-DFB_PULL_ONLY",) if pull_only else ())
     with cp.cuda.Device(device_id):
         mod = cp.RawModule(code=module_source("bfs_fused.cu"), options=options,
                            enable_cooperative_groups=True)
@@ -189,8 +194,9 @@ _FUSED_ARGS = "ppppp" + "qqq" + "iii" + "ddd" + "qi" + "ii" + "p" * 15
 
 
 @functools.cache
-def _fused_launch(device_id: int, idx32: bool = False, min_blocks: int = MIN_BLOCKS) -> CoopLaunch:
-    return CoopLaunch(get_kernel(device_id, idx32, min_blocks)[0], _FUSED_ARGS)
+def _fused_launch(device_id: int, idx32: bool = False, min_blocks: int = MIN_BLOCKS,
+                  pull_only: bool = False) -> CoopLaunch:
+    return CoopLaunch(get_kernel(device_id, idx32, min_blocks, pull_only)[0], _FUSED_ARGS)
 
 
 def is_matrix(A: Any) -> bool:  # noqa: N803
@@ -518,7 +524,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             w.alloc_outputs(parents)
             w.ctr.data.memset_async(0, w.ctr.nbytes)
             for mb, grid, resume, stop in plan:
-                _fused_launch(dev, idx32, mb)(grid, _BLOCK, (
+                _fused_launch(dev, idx32, mb, stop == 2)(grid, _BLOCK, (
                     *graph, n, w.csr.nnz, src, _MODES[direction], int(bool(parents)),
                     int(w.csr_t is w.csr), float(alpha), float(beta1), float(beta2),
                     small_edges, pull_serial, resume, stop, *state, w.out_levels.data.ptr,
@@ -544,11 +550,11 @@ def _launch_plan(dev: int, idx32: bool, n: int, nnz: int, direction: str,
     """The launches of a search, (build's min_blocks, grid, resume, stop) each: the search
     in one launch, or, where the pull build fits more blocks than the push build (graphs of
     average degree >= 16: :func:`_default_blocks_per_sm`), the levels up to the first pull
-    (stop 1), the pulls up to the next push (resume, stop 2), and the rest (resume)
-    (PULL_MIN_BLOCKS has the measurements). A search that only pulls is one launch of the
-    pull build."""
-    def grid_of(mb: int) -> int:
-        _, per_sm, sms = get_kernel(dev, idx32, mb)
+    (stop 1), the pulls up to the next push (resume, stop 2: the build without push code),
+    and the rest (resume) (PULL_MIN_BLOCKS has the measurements). A search that only pulls
+    is one launch of the pull build."""
+    def grid_of(mb: int, pull_only: bool = False) -> int:
+        _, per_sm, sms = get_kernel(dev, idx32, mb, pull_only)
         per_sm = min(per_sm, blocks_per_sm or _default_blocks_per_sm(n, nnz, per_sm))
         return per_sm * sms if max_blocks is None else min(per_sm * sms, max_blocks)
 
@@ -560,7 +566,7 @@ def _launch_plan(dev: int, idx32: bool, n: int, nnz: int, direction: str,
         return [(*push, 0, 0)]
     if direction == "pull":
         return [(*pull, 0, 0)]
-    return [(*push, 0, 1), (*pull, 1, 2), (*push, 1, 0)]
+    return [(*push, 0, 1), (pull_blocks, grid_of(pull_blocks, True), 1, 2), (*push, 1, 0)]
 
 
 __all__ = ["KERNEL_NAME", "MIN_BLOCKS", "PULL_MIN_BLOCKS", "Work", "applies", "check_args",
