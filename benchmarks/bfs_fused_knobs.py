@@ -7,7 +7,8 @@ rule's thresholds (``alpha``, ``beta1``, ``beta2``), blocks per SM and in all
 For each graph and source, every configuration runs back to back (interleaved, so a noisy
 machine shifts them together); the table gives the median device time of the kernel
 (``kernel_us``: the kernel's own %globaltimer span, no host), the median whole call, the
-median µs per level, and the share of steps run as block levels. Every configuration's
+median µs per level, the share of steps run as block levels, and the kernel's start (level
+0) and output pass (µs, medians). Every configuration's
 levels are compared with the first's on every source (a difference is an error, not a table
 entry). For graphs of at most 16 steps the first source's steps are printed (">" push,
 "<" pull; the frontier after the step; its µs).
@@ -71,8 +72,8 @@ def run_graph(spec: str, configs: list[dict[str, Any]], nsrc: int, seed: int) ->
     sources = common.pick_sources(deg, nsrc, seed)
     for cfg in configs:  # compile and warm
         fused_bfs(A, sources[0], **cfg)
-    rows: dict[str, dict[str, list[float]]] = {label(c): {"kernel_us": [], "call_ms": [],
-                                                          "us_per_level": [], "block_steps": []}
+    keys = ("kernel_us", "call_ms", "us_per_level", "block_steps", "start_us", "output_us")
+    rows: dict[str, dict[str, list[float]]] = {label(c): {k: [] for k in keys}
                                                for c in configs}
     first: dict[str, Any] = {}
     for s in sources:
@@ -93,6 +94,8 @@ def run_graph(spec: str, configs: list[dict[str, Any]], nsrc: int, seed: int) ->
                                                           "block_steps")}
             r = rows[label(cfg)]
             r["kernel_us"].append(info["kernel_us"])
+            r["start_us"].append(info["start_us"])
+            r["output_us"].append(info["output_us"])
             r["call_ms"].append(ms)
             r["us_per_level"].append(sum(info["step_us"]) / max(len(info["step_us"]), 1))
             r["block_steps"].append(info["block_steps"] / max(len(info["step_us"]), 1))
@@ -100,8 +103,8 @@ def run_graph(spec: str, configs: list[dict[str, Any]], nsrc: int, seed: int) ->
     print(f"{common.graph_label(spec)} ({len(sources)} sources)", flush=True)
     for lab, m in med.items():
         print(f"  {lab:36s} kernel {m['kernel_us']:9.1f} us  call {m['call_ms']:8.3f} ms  "
-              f"{m['us_per_level']:7.2f} us/level  block steps {m['block_steps']:.2f}",
-              flush=True)
+              f"{m['us_per_level']:7.2f} us/level  block steps {m['block_steps']:.2f}  "
+              f"start {m['start_us']:.1f} output {m['output_us']:.1f} us", flush=True)
     for lab, f in first.items():  # the first source's steps, where they are few
         if len(f["step_us"]) <= 16:
             steps = " ".join(f"{'>' if d == 'push' else '<'}{fr}:{us:.0f}" for d, fr, us in

@@ -65,37 +65,31 @@ __device__ __forceinline__ int warp_first_seen(const Idx* __restrict__ idx, long
 
 // Warp-synchronous (every lane calls it): the chunk-list entries (u << 32 | j, j < nch) of
 // the lanes' hubs (nch > 0 where `hub`), appended with one reservation for the whole warp,
-// `base = reserve(hubs, entries)` on lane 0, and written by the whole warp (a lane finds its
-// entry's hub by a binary search over the lanes' prefix sums of nch). A level of a Kronecker
-// graph claims ~10^5 hubs at once: an atomicAdd per hub on the same counters serialised it.
+// `base = reserve(hubs, entries)` on lane 0, then written hub by hub by the whole warp. A
+// level of a Kronecker graph claims ~10^5 hubs at once: an atomicAdd per hub on the same
+// counters serialised it. Few live registers (a warp sum, no prefix scan): the fused and
+// BVSS kernels have 64, and a prefix-sum version made the BVSS kernel spill.
 template <class Reserve>
-__device__ __forceinline__ void warp_append_chunks(bool hub, long long u, unsigned nch,
+__device__ __forceinline__ void warp_append_chunks(bool hub, int u, unsigned nch,
                                                    long long* __restrict__ out, int lane,
                                                    Reserve&& reserve) {
-  const unsigned m = __ballot_sync(0xffffffffu, hub);
+  unsigned m = __ballot_sync(0xffffffffu, hub);
   if (m == 0u) return;
-  const unsigned mine = hub ? nch : 0u;
-  unsigned incl = mine;
+#if __CUDA_ARCH__ >= 800
+  const unsigned total = __reduce_add_sync(0xffffffffu, hub ? nch : 0u);
+#else
+  unsigned total = hub ? nch : 0u;
 #pragma unroll
-  for (int off = 1; off < 32; off <<= 1) {
-    const unsigned t = __shfl_up_sync(0xffffffffu, incl, off);
-    if (lane >= off) incl += t;
-  }
-  const unsigned total = __shfl_sync(0xffffffffu, incl, 31);
+  for (int off = 16; off >= 1; off >>= 1) total += __shfl_xor_sync(0xffffffffu, total, off);
+#endif
   unsigned long long base = 0;
   if (lane == 0) base = reserve((unsigned)__popc(m), total);
   base = __shfl_sync(0xffffffffu, base, 0);
-  const unsigned excl = incl - mine;
-  for (unsigned t0 = 0; t0 < total; t0 += 32) {
-    const unsigned t = t0 + (unsigned)lane;
-    int owner = 0;  // the lanes whose inclusive sum is <= t: t's hub is lane `owner`'s
-#pragma unroll
-    for (int step = 16; step >= 1; step >>= 1) {
-      if (__shfl_sync(0xffffffffu, incl, owner + step - 1) <= t) owner += step;
-    }
-    owner = min(owner, 31);
-    const long long uo = __shfl_sync(0xffffffffu, u, owner);
-    const unsigned first = __shfl_sync(0xffffffffu, excl, owner);
-    if (t < total) out[base + t] = (uo << 32) | (long long)(t - first);
+  for (; m; m &= m - 1) {  // hub by hub, in lane order
+    const int h = __ffs(m) - 1;
+    const unsigned cnt = __shfl_sync(0xffffffffu, nch, h);
+    const long long row = (long long)__shfl_sync(0xffffffffu, u, h) << 32;
+    for (unsigned j = lane; j < cnt; j += 32) out[base + j] = row | (long long)j;
+    base += cnt;
   }
 }

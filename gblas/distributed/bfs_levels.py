@@ -62,7 +62,7 @@ from ..backend.keys import bincount, xp_of
 from ..backend.threads import num_threads
 from ..dtypes import BOOL, INT64
 from ..exceptions import InvalidValue
-from ..formats.csr.container import CSR
+from ..formats.csr.container import CSR, row_chunk_list
 from ..formats.vector import VecData
 from . import bfs_levels_cpu as cpu_kernels
 from .bfs_levels_cpu import (
@@ -524,18 +524,7 @@ def _ids32(csr: CSR) -> Any:
 def _heavy_chunks(t_ptr: Any) -> Any:
     """The chunk list of the rows of DB_HEAVY entries or more (``i << 32 | j`` for chunk j of
     DB_HCHUNK entries of local row i), scanned by any warp in the claim's phase A."""
-    import cupy as cp  # noqa: PLC0415
-
-    deg = cp.diff(t_ptr)
-    rows = cp.flatnonzero(deg >= _HEAVY)
-    if rows.shape[0] == 0:
-        return cp.empty(0, dtype=np.int64)
-    nch = (deg[rows] + _HCHUNK - 1) // _HCHUNK
-    first = cp.cumsum(nch) - nch  # where each row's chunks start in the list
-    reps = nch.get().tolist()
-    owner = cp.repeat(rows.astype(np.int64), reps)
-    j = cp.arange(owner.shape[0], dtype=np.int64) - cp.repeat(first, reps)
-    return (owner << 32) | j
+    return row_chunk_list(t_ptr, _HEAVY, _HCHUNK)
 
 
 def _elapsed(a: Any, b: Any) -> float:

@@ -408,7 +408,7 @@ def test_fused_launch_paths() -> None:
         _same(lc, got, "levels")
     for got in (pi, pi2):
         _same(pc, got, "parents")
-    with pytest.raises(InvalidValue, match="33 kernel arguments"):
+    with pytest.raises(InvalidValue, match="34 kernel arguments"):
         launches[0](1, 256, (0,) * 31)
 
 

@@ -98,7 +98,7 @@ def test_fused_launch_types_match_the_kernel() -> None:
     assert body is not None
     params = [p.strip() for p in re.sub(r"//[^\n]*", "", body[1]).split(",")]
     assert "".join(_param_letter(p) for p in params) == bfs_fused._FUSED_ARGS
-    assert len(bfs_fused._FUSED_ARGS) == 33
+    assert len(bfs_fused._FUSED_ARGS) == 34
 
 
 @pytest.mark.parametrize("name", ["bfs_tc.cu", "mxv.cu"])
@@ -142,10 +142,10 @@ def test_scratch_kept_only_when_small() -> None:
     and the cut."""
     from gblas.formats.csr import bfs_fused
 
-    kron22 = bfs_fused.scratch_bytes(2**22, 128 * 2**20, 128 * 2**20)
-    kron24 = bfs_fused.scratch_bytes(2**24, 512 * 2**20, 512 * 2**20)
+    kron22 = bfs_fused.scratch_bytes(2**22, 128 * 2**20)
+    kron24 = bfs_fused.scratch_bytes(2**24, 512 * 2**20)
     assert 80 << 20 < kron22 <= bfs_fused.KEEP_SCRATCH_BYTES < kron24
-    assert bfs_fused.scratch_bytes(1, 0, 0) > 0
+    assert bfs_fused.scratch_bytes(1, 0) > 0
     # int64 indptr and indices of A and Aᵀ (iso values: one item each)
     def csr_bytes(n: int, nnz: int) -> int:
         return 2 * (8 * (n + 1) + 8 * nnz + 1)
@@ -153,7 +153,7 @@ def test_scratch_kept_only_when_small() -> None:
     assert bfs_fused.keep_scratch(kron22, csr_bytes(2**22, 128 * 2**20))
     assert bfs_fused.keep_scratch(kron24, csr_bytes(2**24, 512 * 2**20))  # 3 % of the graph
     # 2^28 vertices, a few edges: the scratch (5 GB) is more than the graph's share
-    empty = bfs_fused.scratch_bytes(2**28, 2**20, 2**20)
+    empty = bfs_fused.scratch_bytes(2**28, 2**20)
     assert not bfs_fused.keep_scratch(empty, csr_bytes(2**28, 2**20))
 
 

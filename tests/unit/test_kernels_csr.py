@@ -631,6 +631,22 @@ def test_empty_rows_bits(nrows: int) -> None:
     assert csr.empty_rows_bits() is bits
 
 
+@pytest.mark.parametrize("lengths", [[], [0, 1, 2], [5, 0, 15, 1, 19], [1024, 1023, 1025, 0, 4096],
+                                     [0, 2000, 7, 513, 100000] * 30])
+@pytest.mark.parametrize("min_len,chunk", [(5, 8), (1024, 512), (1, 1)])
+def test_row_chunks(lengths: list[int], min_len: int, chunk: int) -> None:
+    """CSR.row_chunks (the GPU pull's heavy in-rows as a work list, made once and kept):
+    r << 32 | j for every chunk j of every row of at least min_len entries, in row order."""
+    n = len(lengths)
+    indptr = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]).astype(np.int64)
+    csr = CSR(n, 4, indptr, np.zeros(int(indptr[-1]), np.int64), None, BOOL, iso=True)
+    got = csr.row_chunks(min_len, chunk)
+    want = [(r << 32) | j for r, ln in enumerate(lengths) if ln >= min_len
+            for j in range(-(-ln // chunk))]
+    assert got.dtype == np.int64 and got.tolist() == want
+    assert csr.row_chunks(min_len, chunk) is got  # kept on the representation
+
+
 @pytest.mark.parametrize("lengths", [[], [0] * 5000, [3] * 1000, [0, 2000, 0, 1, 1024] * 50,
                                      [1] * 1023 + [0] * 3000 + [700] * 4])
 def test_row_tiles_cover_rows_with_bounded_work(lengths: list[int]) -> None:

@@ -170,8 +170,8 @@ bfs_bvss(const long long* __restrict__ a_ptr, const long long* __restrict__ a_id
                  vis0, vis1, cand};  // fb_start clears both bitmaps
   const int src = (int)source;
 
-  // ---- level 0 (mode 1 for fb_start: no heavy-row list, the CSR pull's)
-  fb_start(g, n, 1, src, q0, own0, vis0, vis1, ctr, tid, nthreads);
+  // ---- level 0 (no heavy-row list: that is the CSR pull's)
+  fb_start(g, n, 0, src, q0, own0, vis0, vis1, ctr, tid, nthreads);
   if (threadIdx.x == 0) fb_loop_init(st, mode, n, nnz, fb_out_degree(g, src));
   grid.sync();
   if (threadIdx.x == 0) st.t_last = fb_clock();

@@ -31,7 +31,8 @@
 //             by word (each warp owns the 32 vertices of its word), so consecutive pull levels
 //             need no extra pass. After a push level the bitmap is rebuilt from lvl (one pass
 //             and one extra grid sync, only at a push -> pull switch).
-//   heavy     chunk list of the rows of Aᵀ with in-degree >= FB_HEAVY (built at the start).
+//   heavy     chunk list of the rows of Aᵀ with in-degree >= FB_HEAVY (made once per Aᵀ,
+//             on the host side: CSR.row_chunks).
 //   ctr       per-level counters {queue size, big vertices, chunks, frontier edges} in three
 //             slots (slot k % 3 collects level k; slot (k + 1) % 3 is cleared during level k,
 //             it was last read before the previous grid sync, so one sync per level
@@ -116,7 +117,7 @@ struct FbGraph {
   const unsigned int* __restrict__ dead;
   int* lvl;
   int* par;
-  long long* heavy;  // chunk list of the heavy rows of Aᵀ (built once, at the start)
+  long long* heavy;  // chunk list of the heavy rows of Aᵀ (made once per Aᵀ, read only)
   int parents;
   int sym;  // t_* are A's own arrays: a pulled row's length is the out-degree
 };
@@ -184,7 +185,7 @@ template <bool LOCAL = false>
 __device__ __forceinline__ void fb_enqueue_big(const FbLevel& L, bool big, int v, long long deg,
                                                int lane) {
   const unsigned nch = big ? (unsigned)((deg + FB_CHUNK - 1) / FB_CHUNK) : 0u;
-  warp_append_chunks(big, (long long)v, nch, L.own_out, lane,
+  warp_append_chunks(big, v, nch, L.own_out, lane,
                      [&](unsigned hubs, unsigned entries) {
                        fb_ctr_add<LOCAL>(L.c_out + 1, (unsigned long long)hubs);
                        return fb_ctr_add<LOCAL>(L.c_out + 2, (unsigned long long)entries);
@@ -481,26 +482,21 @@ __device__ __forceinline__ void fb_rebuild_queue(const FbGraph& g, const FbLevel
 // ---- level 0 and the level loop's control, shared by both paths -----------------------
 
 // Level 0 (grid-stride, every thread): lvl/par of every vertex, empty bitmaps (a subset of
-// every visited set), the heavy rows' chunk list (ctr[12] counts its entries), and the
+// every visited set), ctr[12] = nheavy (the entries of the heavy rows' chunk list g.heavy,
+// made once per Aᵀ on the host side: CSR.row_chunks; 0 where nothing pulls), and the
 // source enqueued by thread 0 into queue 0 / counter slot 0 (its chunks if it is a hub).
-__device__ __forceinline__ void fb_start(const FbGraph& g, long long n, int mode, int src,
-                                         int* q0, long long* own0, unsigned int* vis0,
-                                         unsigned int* vis1, unsigned long long* ctr,
-                                         long long tid, long long nthreads) {
+__device__ __forceinline__ void fb_start(const FbGraph& g, long long n, long long nheavy,
+                                         int src, int* q0, long long* own0,
+                                         unsigned int* vis0, unsigned int* vis1,
+                                         unsigned long long* ctr, long long tid,
+                                         long long nthreads) {
   for (long long v = tid; v < n; v += nthreads) {
     g.lvl[v] = v == src ? 0 : -1;
     if (g.parents) g.par[v] = v == src ? src : FB_INT_MAX;
     if ((v & 31) == 0) vis0[v >> 5] = vis1[v >> 5] = 0u;
-    if (mode != 1) {
-      const long long d = g.t_ptr[v + 1] - g.t_ptr[v];
-      if (d >= FB_HEAVY) {
-        const long long nch = (d + FB_HCHUNK - 1) / FB_HCHUNK;
-        const unsigned long long at = atomicAdd(ctr + 12, (unsigned long long)nch);
-        for (long long j = 0; j < nch; ++j) g.heavy[at + j] = (v << 32) | j;
-      }
-    }
   }
   if (tid == 0) {
+    ctr[12] = (unsigned long long)nheavy;
     const long long src_deg = fb_out_degree(g, src);
     if (src_deg < FB_BIG) {
       q0[0] = src;

@@ -11,8 +11,9 @@
 // by one of 40 (6 blocks an SM: a pull's long scans of in-rows are chains of dependent
 // loads that want more warps; the pushes were slower so built), and the rest by the first
 // build: launches (resume, stop) = (0, 1), (1, 2), (1, 0) on one stream. The pull launch's
-// build (FB_PULL_ONLY) has no push code: it returns before any push level, and without the
-// push's registers live beside the pull's it spills less at 40 registers.
+// build (FB_PULL_ONLY, launched with resume 1 and stop 2 only) has no push code and no
+// level 0: it returns before any push level, and without the push's registers live beside
+// the pull's it spills less (at 32 registers: 32 B, where the whole kernel spills 300).
 //
 // Block levels: a push level whose frontier has at most `small_edges` out-edges is run by
 // block 0 alone, and so are the levels after it while that holds, each ended by a
@@ -88,7 +89,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
           const unsigned int* __restrict__ dead,
           long long n, long long nnz, long long source, int mode, int want_parents, int sym,
           double alpha, double beta1, double beta2, long long small_edges, int pull_serial,
-          int resume, int stop,
+          long long nheavy, int resume, int stop,
           int* lvl, int* par, int* q0, int* q1, long long* own0, long long* own1,
           unsigned int* vis0, unsigned int* vis1, long long* heavy,
           unsigned long long* ctr,  // 36 words, zero at launch (20 counters, gst)
@@ -112,14 +113,17 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   int* sbuf = s_stage[threadIdx.x >> 5];
 #endif
   const FbGraph g{a_ptr, a_idx, t_ptr, t_idx, dead, lvl, par, heavy, want_parents, sym};
-  const int src = (int)source;
 
   FbLoop* gst = reinterpret_cast<FbLoop*>(ctr + 20);
+#ifdef FB_PULL_ONLY
+  if (threadIdx.x == 0) fb_load_loop(st, gst);  // (launched with resume 1 only)
+#else
   if (resume) {  // the loop state as the launch before left it (its direction taken)
     if (threadIdx.x == 0) fb_load_loop(st, gst);
   } else {
+    const int src = (int)source;
     // ---- level 0: the source, empty bitmaps, the heavy rows' chunk list
-    fb_start(g, n, mode, src, q0, own0, vis0, vis1, ctr, tid, nthreads);
+    fb_start(g, n, nheavy, src, q0, own0, vis0, vis1, ctr, tid, nthreads);
     if (threadIdx.x == 0) fb_loop_init(st, mode, n, nnz, fb_out_degree(g, src));
     grid.sync();
     if (threadIdx.x == 0) st.t_last = fb_clock();
@@ -128,7 +132,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
       meta[5] = 0u;
     }
   }
-  const long long nheavy = (long long)__ldcg(ctr + 12);
+#endif
 
   // ---- the level loop. Thread 0 of every block runs the direction rule on the counters
   // (the same arithmetic in every block, so every block takes the same decision) and keeps

@@ -129,8 +129,8 @@ def get_kernel(device_id: int, idx32: bool = False, min_blocks: int = MIN_BLOCKS
     reading int32 column ids (``idx32``) or int64 ones, compiled for at least
     ``min_blocks`` resident blocks per SM, and how many of its blocks stay resident per SM
     (occupancy API); memoised per device, id width, ``min_blocks`` and ``pull_only`` (the
-    pull launch's build, without push code: it returns before any push level, so it may
-    only be launched with stop 2)."""
+    pull launch's build, without push code or level 0: it may only resume a search, and
+    returns before any push level, so only launches with resume 1 and stop 2 may run it)."""
     cp = _cp()
     options = ("-std=c++17", f"-DFB_MIN_BLOCKS={min_blocks}") + (("-DFB_IDX32",) if idx32
                                                                   else ()) + (
@@ -188,9 +188,9 @@ class CoopLaunch:
 
 
 # bfs_fused's parameters: 4 CSR arrays and Aᵀ's empty rows; n, nnz, source; mode, parents,
-# sym; alpha, beta1, beta2; small_edges, pull_serial; resume, stop; 15 state and output
-# arrays.
-_FUSED_ARGS = "ppppp" + "qqq" + "iii" + "ddd" + "qi" + "ii" + "p" * 15
+# sym; alpha, beta1, beta2; small_edges, pull_serial, nheavy; resume, stop; 15 state and
+# output arrays.
+_FUSED_ARGS = "ppppp" + "qqq" + "iii" + "ddd" + "qiq" + "ii" + "p" * 15
 
 
 @functools.cache
@@ -276,16 +276,11 @@ def _chunk_cap(nnz: int) -> int:
     return nnz // _CHUNK + nnz // _BIG + 2
 
 
-def _heavy_cap(nnz_t: int) -> int:
-    """Entries of the heavy in-rows' chunk list, at most (nnz_t pull edges)."""
-    return nnz_t // _HCHUNK + nnz_t // _HEAVY + 2
-
-
-def scratch_bytes(n: int, nnz: int, nnz_t: int) -> int:
+def scratch_bytes(n: int, nnz: int) -> int:
     """Bytes of one search's scratch (Work.alloc_scratch): lvl, par and two queues (16 n),
-    the step log (4 n + 32 KB), two bitmaps (n / 4), two chunk lists and the heavy rows'."""
-    return (20 * n + n // 4 + 16 * _chunk_cap(nnz) + 8 * _heavy_cap(nnz_t)
-            + 4 * (8 + _TLOG))
+    the step log (4 n + 32 KB), two bitmaps (n / 4) and two chunk lists (the heavy rows'
+    chunk list is the transpose's, made once: CSR.row_chunks)."""
+    return 20 * n + n // 4 + 16 * _chunk_cap(nnz) + 4 * (8 + _TLOG)
 
 
 def keep_scratch(scratch: int, graph_bytes: int) -> bool:
@@ -308,8 +303,10 @@ class Work:
         self.csr: CSR = A._csr()
         self.csr_t: CSR = A._csr_T() if direction != "push" else self.csr
         self.alloc_state(A.nrows, self.csr.nnz, None, ctr_words)
-        hcap = 1 if direction == "push" else _heavy_cap(self.csr_t.nnz)
-        self.heavy = _cp().empty(hcap, dtype=np.int64)
+        # the pull's heavy in-rows as chunks, kept on Aᵀ (the same for every search)
+        self.heavy = (_cp().empty(1, dtype=np.int64) if direction == "push"
+                      else self.csr_t.row_chunks(_HEAVY, _HCHUNK))
+        self.nheavy = 0 if direction == "push" else int(self.heavy.shape[0])
 
     @classmethod
     def reused(cls, A: Any, direction: str, ctr_words: int) -> Work:  # noqa: N803
@@ -327,7 +324,7 @@ class Work:
             w = cls.__new__(cls)
             w.alloc_scratch(A, direction, ctr_words)
             graph = w.csr.nbytes() + (w.csr_t.nbytes() if w.csr_t is not w.csr else 0)
-            keep = keep_scratch(scratch_bytes(A.nrows, w.csr.nnz, w.csr_t.nnz), graph)
+            keep = keep_scratch(scratch_bytes(A.nrows, w.csr.nnz), graph)
             if keep and (key not in A._props or not A._props[key].busy):
                 A._props[key] = w
         w.busy = True
@@ -435,7 +432,8 @@ class Work:
                 "directions": ["push" if w & 1 else "pull" for w in log.tolist()],
                 "frontier": (log >> 1).astype(np.int64).tolist(),
                 "step_us": (step_ns / 1e3).tolist(),
-                "kernel_us": float(int(head[3]) + int(head[4]) + int(step_ns.sum())) / 1e3}
+                "kernel_us": float(int(head[3]) + int(head[4]) + int(step_ns.sum())) / 1e3,
+                "start_us": float(head[3]) / 1e3, "output_us": float(head[4]) / 1e3}
         if block_steps:
             info["block_steps"] = int(head[5])
         return levels, pi, info, reads
@@ -470,7 +468,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``step_us`` (device time of each of the first 4096 steps, grid sync included; with
     three launches the first step of the second and third includes the gap between them),
     ``kernel_us`` (device time of the start, of those steps and of the output pass: the
-    whole kernel when it took at most 4096 steps), ``grid``/``block`` (launch shape: the
+    whole kernel when it took at most 4096 steps; ``start_us`` and ``output_us`` the first
+    and the last of the three), ``grid``/``block`` (launch shape: the
     first launch's), ``pull_grid`` (the pull levels' launch, or None), ``launches``,
     ``host_syncs`` (host reads: 1, 2 past 4096 steps), ``levels_per_sync`` (the levels:
     the host reads nothing between them), ``small_edges`` and ``block_steps`` (the steps
@@ -524,10 +523,11 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             w.alloc_outputs(parents)
             w.ctr.data.memset_async(0, w.ctr.nbytes)
             for mb, grid, resume, stop in plan:
-                _fused_launch(dev, idx32, mb, stop == 2)(grid, _BLOCK, (
+                _fused_launch(dev, idx32, mb, resume == 1 and stop == 2)(grid, _BLOCK, (
                     *graph, n, w.csr.nnz, src, _MODES[direction], int(bool(parents)),
                     int(w.csr_t is w.csr), float(alpha), float(beta1), float(beta2),
-                    small_edges, pull_serial, resume, stop, *state, w.out_levels.data.ptr,
+                    small_edges, pull_serial, w.nheavy, resume, stop, *state,
+                    w.out_levels.data.ptr,
                     w.out_bits.data.ptr, w.out_parents.data.ptr, w.out_count.data.ptr,
                     w.meta.data.ptr))
             if step_log:

@@ -30,11 +30,11 @@
 
 // Level 0 (grid-stride): as the fused kernel's start; ctr must be zero.
 extern "C" __global__ void __launch_bounds__(FB_BLOCK)
-bfs_lv_init(FB_GRID_ARGS, long long source, int mode) {
+bfs_lv_init(FB_GRID_ARGS, long long source, long long nheavy) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (tid == 0) state->t_start = fb_clock();
   const FbGraph g = FB_GRAPH;
-  fb_start(g, n, mode, (int)source, q0, own0, vis0, vis1, ctr, tid,
+  fb_start(g, n, nheavy, (int)source, q0, own0, vis0, vis1, ctr, tid,
            (long long)gridDim.x * blockDim.x);
 }
 

@@ -110,7 +110,7 @@ def levels_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "
         # arrays, the zeroed counters)
         stream.wait_event(cp.cuda.get_current_stream().record())
         with stream:
-            kerns["init"]((grid,), (_BLOCK,), (*gargs, np.int64(src), np.int32(mode)))
+            kerns["init"]((grid,), (_BLOCK,), (*gargs, np.int64(src), np.int64(w.nheavy)))
             kerns["begin"]((1,), (32,), (w.csr.indptr, np.int64(n), np.int64(nnz),
                                          np.int64(src), np.int32(mode), *th, state, w.meta))
 

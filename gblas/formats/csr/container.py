@@ -77,6 +77,15 @@ class CSR:
                                                                            dtype=np.uint32)
         return d["_empty_rows_bits"]
 
+    def row_chunks(self, min_len: int, chunk: int) -> Any:
+        """:func:`row_chunk_list` of this representation's rows (the GPU pull's heavy in-rows
+        on Aᵀ), made once per (min_len, chunk) and kept (its arrays are not changed in
+        place): a search then skips the scan of every row's length."""
+        lists = self.__dict__.setdefault("_row_chunks", {})
+        if (min_len, chunk) not in lists:
+            lists[min_len, chunk] = row_chunk_list(self.indptr, min_len, chunk)
+        return lists[min_len, chunk]
+
     def row_tiles(self, tile: int) -> Any:
         """First row of every tile, then ``nrows``: tile t holds the rows r whose
         ``indptr[r] + r`` (entries and rows before r) lies in [t·tile, (t+1)·tile), so a
@@ -171,3 +180,19 @@ def _xp_of(arr: Any) -> Any:
 
         return cupy
     return np
+
+
+def row_chunk_list(indptr: Any, min_len: int, chunk: int) -> Any:
+    """int64 ``r << 32 | j`` for every chunk j of ``chunk`` entries of every row r of at
+    least ``min_len`` entries, in row order, on ``indptr``'s device (NumPy or CuPy): the
+    work list by which any warp takes any chunk of a long row."""
+    xp = _xp_of(indptr)
+    lens = indptr[1:] - indptr[:-1]
+    rows = xp.flatnonzero(lens >= min_len).astype(np.int64)
+    nch = (lens[rows] + chunk - 1) // chunk
+    ends = xp.cumsum(nch)  # the entries before row rows[i]'s, and its own
+    total = int(ends[-1]) if rows.shape[0] else 0
+    t = xp.arange(total, dtype=np.int64)
+    at = xp.searchsorted(ends, t, side="right")  # entry t's row: the first end above t
+    return (rows[at] << 32) | (t - (ends[at] - nch[at]))
+
