@@ -2,7 +2,7 @@
 Nsight Compute to compare the kernels (issue 12, item 2; not a test).
 
     PYTHONPATH=. python3 benchmarks/ncu_bvss_blest.py --graph kron:22 --blest PATH
-    ncu --clock-control none --kernel-name regex:'bfs_bvss|cuda_csr_bfs_fused|BVSSBFS' \
+    ncu --clock-control none --kernel-name regex:'bfs_bvss|bfs_fused|BVSSBFS' \
         --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
         --section WarpStateStats --section LaunchStats \
         python3 benchmarks/ncu_bvss_blest.py --graph kron:22 --blest PATH
@@ -10,9 +10,9 @@ Nsight Compute to compare the kernels (issue 12, item 2; not a test).
 The graph is generated on the GPU as ``bfs_gpu.py`` does (bit-identical to
 gblas.generators); the root is the first of ``bfs_gpu.py``'s sources for the same seed.
 Order: Blest's preprocessing (its reordering and BVSS build, on the host), then one
-search each: ``bvss`` (A's arrays as a matrix in format bvss, natural order, Tensor Core slices: the
-kernel ``bfs_bvss<true>``), ``csr`` (the fused kernel, one launch or three) and Blest
-(``BVSSBFS8...``). Each kernel is launched once for the search (no warm-up: a warm-up would
+search each: ``bvss`` (A's arrays as a matrix in format bvss, natural order, Tensor Core
+slices: the kernel ``bfs_bvss<true>``), ``csr`` (the fused kernel ``bfs_fused``, one launch
+or three) and Blest (``BVSSBFS8...``). Each kernel is launched once for the search (no warm-up: a warm-up would
 be profiled too; the compilation happens before the launch, outside the kernel). Blest's
 and the BVSS search's levels are checked against the CSR search's; the script prints each
 method's wall time (under ncu: replays included, so meaningless) and device time, the
