@@ -8,12 +8,12 @@
 // level (either leaves the loop state in gst, its next direction taken, and writes no
 // results); `resume` 1 starts from that state instead of level 0. The fused BFS runs a
 // search as the push levels by a build of 64 registers (FB_MIN_BLOCKS 4), the pull levels
-// by one of 40 (6 blocks an SM: a pull's long scans of in-rows are chains of dependent
+// by one of 32 (8 blocks an SM: a pull's long scans of in-rows are chains of dependent
 // loads that want more warps; the pushes were slower so built), and the rest by the first
 // build: launches (resume, stop) = (0, 1), (1, 2), (1, 0) on one stream. The pull launch's
 // build (FB_PULL_ONLY, launched with resume 1 and stop 2 only) has no push code and no
 // level 0: it returns before any push level, and without the push's registers live beside
-// the pull's it spills less (at 32 registers: 32 B, where the whole kernel spills 300).
+// the pull's it spills 32 B at 32 registers, where the whole kernel spills 324.
 //
 // Block levels: a push level whose frontier has at most `small_edges` out-edges is run by
 // block 0 alone, and so are the levels after it while that holds, each ended by a
@@ -122,7 +122,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
     if (threadIdx.x == 0) fb_load_loop(st, gst);
   } else {
     const int src = (int)source;
-    // ---- level 0: the source, empty bitmaps, the heavy rows' chunk list
+    // ---- level 0: the source, lvl and par, empty bitmaps, the heavy chunks' count
     fb_start(g, n, nheavy, src, q0, own0, vis0, vis1, ctr, tid, nthreads);
     if (threadIdx.x == 0) fb_loop_init(st, mode, n, nnz, fb_out_degree(g, src));
     grid.sync();

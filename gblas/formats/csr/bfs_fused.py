@@ -561,12 +561,13 @@ def _launch_plan(dev: int, idx32: bool, n: int, nnz: int, direction: str,
     push = (min_blocks, grid_of(min_blocks))
     if pull_blocks is None or direction == "push":
         return [(*push, 0, 0)]
-    pull = (pull_blocks, grid_of(pull_blocks))
+    # (only the build that runs is compiled: the pull launch's, or for "pull" the whole one)
+    pull = (pull_blocks, grid_of(pull_blocks, direction != "pull"))
     if pull[1] <= push[1]:
         return [(*push, 0, 0)]
     if direction == "pull":
         return [(*pull, 0, 0)]
-    return [(*push, 0, 1), (pull_blocks, grid_of(pull_blocks, True), 1, 2), (*push, 1, 0)]
+    return [(*push, 0, 1), (*pull, 1, 2), (*push, 1, 0)]
 
 
 __all__ = ["KERNEL_NAME", "MIN_BLOCKS", "PULL_MIN_BLOCKS", "Work", "applies", "check_args",

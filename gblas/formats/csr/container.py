@@ -190,7 +190,7 @@ def row_chunk_list(indptr: Any, min_len: int, chunk: int) -> Any:
     lens = indptr[1:] - indptr[:-1]
     rows = xp.flatnonzero(lens >= min_len).astype(np.int64)
     nch = (lens[rows] + chunk - 1) // chunk
-    ends = xp.cumsum(nch)  # the entries before row rows[i]'s, and its own
+    ends = xp.cumsum(nch)  # ends[i]: the entries of rows[0] .. rows[i]
     total = int(ends[-1]) if rows.shape[0] else 0
     t = xp.arange(total, dtype=np.int64)
     at = xp.searchsorted(ends, t, side="right")  # entry t's row: the first end above t
