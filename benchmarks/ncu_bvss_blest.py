@@ -12,8 +12,9 @@ gblas.generators); the root is the first of ``bfs_gpu.py``'s sources for the sam
 Order: Blest's preprocessing (its reordering and BVSS build, on the host), then one
 search each: ``bvss`` (A's arrays as a matrix in format bvss, natural order, Tensor Core
 slices: the kernel ``bfs_bvss<true>``), ``csr`` (the fused kernel ``bfs_fused``, one launch
-or three) and Blest (``BVSSBFS8...``). Each kernel is launched once for the search (no warm-up: a warm-up would
-be profiled too; the compilation happens before the launch, outside the kernel). Blest's
+or three) and Blest (``BVSSBFS8...``). Each kernel is launched once for the search (no
+warm-up: a warm-up would be profiled too; the compilation happens before the launch,
+outside the kernel). Blest's
 and the BVSS search's levels are checked against the CSR search's; the script prints each
 method's wall time (under ncu: replays included, so meaningless) and device time, the
 BVSS search's steps, and the verdicts.
