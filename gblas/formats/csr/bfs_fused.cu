@@ -116,7 +116,8 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
 
   FbLoop* gst = reinterpret_cast<FbLoop*>(ctr + 20);
 #ifdef FB_PULL_ONLY
-  if (threadIdx.x == 0) fb_load_loop(st, gst);  // (launched with resume 1 only)
+  if (!resume || stop != 2) __trap();  // (the host launches this build with both only)
+  if (threadIdx.x == 0) fb_load_loop(st, gst);
 #else
   if (resume) {  // the loop state as the launch before left it (its direction taken)
     if (threadIdx.x == 0) fb_load_loop(st, gst);

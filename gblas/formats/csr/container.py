@@ -83,7 +83,10 @@ class CSR:
         place): a search then skips the scan of every row's length."""
         lists = self.__dict__.setdefault("_row_chunks", {})
         if (min_len, chunk) not in lists:
-            lists[min_len, chunk] = row_chunk_list(self.indptr, min_len, chunk)
+            out = row_chunk_list(self.indptr, min_len, chunk)
+            if self.xp is not np:  # finished before it is shared: a search on another
+                self.xp.cuda.get_current_stream().synchronize()  # stream may read it next
+            lists[min_len, chunk] = out
         return lists[min_len, chunk]
 
     def row_tiles(self, tile: int) -> Any:
