@@ -91,33 +91,11 @@ __device__ __forceinline__ void bv_finalise(const FbGraph& g, const BvPull& P,
       fresh = sn & ~__ldcg(&P.vis[w]);
       if (fresh) P.vis[w] = sn;
     }
-    unsigned reg = 0u;
-    for (unsigned rest = fresh; __any_sync(FB_FULL, rest != 0u);) {  // a bit a lane a round
-      const unsigned bit = rest & (0u - rest);
-      rest ^= bit;
-      const int v = bit ? (int)(w * 32 + __ffs(bit) - 1) : 0;
-      long long d = 0;
-      if (bit) {
-        g.lvl[v] = L.k;
-        if (g.parents) g.par[v] = __ldcg(&P.cand[v]);
-        d = fb_out_degree(g, v);
-        fe += (unsigned long long)d;
-      }
-      fb_enqueue_big(L, d >= FB_BIG, v, d, lane);
-      if (d < FB_BIG) reg |= bit;
-    }
-    const int c = __popc(reg);
-    int incl = c;
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-      const int t = __shfl_up_sync(FB_FULL, incl, off);
-      if (lane >= off) incl += t;
-    }
-    const int total = __shfl_sync(FB_FULL, incl, 31);
-    unsigned long long at = 0;
-    if (lane == 31 && total) at = atomicAdd(L.c_out, (unsigned long long)total);
-    at = __shfl_sync(FB_FULL, at, 31) + (unsigned long long)(incl - c);
-    for (unsigned b = reg; b; b &= b - 1) L.q_out[at++] = (int)(w * 32 + __ffs(b) - 1);
+    fb_queue_word(g, L, w, fresh, lane, [&](int v, long long d) {
+      g.lvl[v] = L.k;
+      if (g.parents) g.par[v] = __ldcg(&P.cand[v]);
+      fe += (unsigned long long)d;
+    });
   }
 }
 

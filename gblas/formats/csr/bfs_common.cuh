@@ -446,6 +446,39 @@ __device__ __forceinline__ void fb_rebuild_vis(const FbGraph& g, long long n, un
   }
 }
 
+// Warp-synchronous (lane = word w): the new vertices `bits` of word w into level L's queue
+// (out-degree < FB_BIG: one atomicAdd a warp) and chunk list (the rest), each handed to
+// visit(v, out-degree) first. The queue rebuilt after a pull, and BVSS's finalisation.
+template <class Visit>
+__device__ __forceinline__ void fb_queue_word(const FbGraph& g, const FbLevel& L, long long w,
+                                              unsigned bits, int lane, Visit&& visit) {
+  unsigned reg = 0;
+  for (unsigned rest = bits; __any_sync(FB_FULL, rest != 0u);) {  // a bit a lane a round
+    const unsigned bit = rest & (0u - rest);
+    rest ^= bit;
+    const int v = bit ? (int)(w * 32 + __ffs(bit) - 1) : 0;
+    long long d = 0;
+    if (bit) {
+      d = fb_out_degree(g, v);
+      visit(v, d);
+    }
+    fb_enqueue_big(L, d >= FB_BIG, v, d, lane);
+    if (d < FB_BIG) reg |= bit;
+  }
+  const int c = __popc(reg);
+  int incl = c;
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    const int t = __shfl_up_sync(FB_FULL, incl, off);
+    if (lane >= off) incl += t;
+  }
+  const int total = __shfl_sync(FB_FULL, incl, 31);
+  unsigned long long at = 0;
+  if (lane == 31 && total) at = atomicAdd(L.c_out, (unsigned long long)total);
+  at = __shfl_sync(FB_FULL, at, 31) + (unsigned long long)(incl - c);
+  for (unsigned b = reg; b; b &= b - 1) L.q_out[at++] = (int)(w * 32 + __ffs(b) - 1);
+}
+
 // The frontier found by a pull level, as a queue (+ big vertices' chunks) for the push that
 // follows it: new = cur & ~prev, word by word (a lane per word, one atomic per warp round).
 __device__ __forceinline__ void fb_rebuild_queue(const FbGraph& g, const FbLevel& R,
@@ -455,27 +488,7 @@ __device__ __forceinline__ void fb_rebuild_queue(const FbGraph& g, const FbLevel
   for (long long w0 = gwarp * 32; w0 < nwords; w0 += nwarps * 32) {
     const long long w = w0 + lane;
     const unsigned bits = w < nwords ? __ldcg(&cur[w]) & ~__ldcg(&prev[w]) : 0u;
-    unsigned reg = 0;
-    for (unsigned rest = bits; __any_sync(FB_FULL, rest != 0u);) {  // a bit a lane a round
-      const unsigned bit = rest & (0u - rest);
-      rest ^= bit;
-      const int v = bit ? (int)(w * 32 + __ffs(bit) - 1) : 0;
-      const long long d = bit ? fb_out_degree(g, v) : 0;
-      fb_enqueue_big(R, d >= FB_BIG, v, d, lane);
-      if (d < FB_BIG) reg |= bit;
-    }
-    const int c = __popc(reg);
-    int incl = c;
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-      const int t = __shfl_up_sync(FB_FULL, incl, off);
-      if (lane >= off) incl += t;
-    }
-    const int total = __shfl_sync(FB_FULL, incl, 31);
-    unsigned long long at = 0;
-    if (lane == 31 && total) at = atomicAdd(R.c_out, (unsigned long long)total);
-    at = __shfl_sync(FB_FULL, at, 31) + (unsigned long long)(incl - c);
-    for (unsigned b = reg; b; b &= b - 1) R.q_out[at++] = (int)(w * 32 + __ffs(b) - 1);
+    fb_queue_word(g, R, w, bits, lane, [](int, long long) {});
   }
 }
 
