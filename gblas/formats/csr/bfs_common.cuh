@@ -150,8 +150,13 @@ __device__ __forceinline__ unsigned long long fb_clock() {
   return t;
 }
 
+// A pull's probe of the visited bitmap of the levels before (vis_in): through L1, as Blest
+// reads its frontier bitmap (hot words: the hubs' neighbours). vis_in is not written during
+// the level, and a level starts after a grid sync, whose acquire invalidates every SM's L1
+// (CCTL.IVALL in the SASS), or in a kernel of its own: no stale line survives from the
+// level that wrote it.
 __device__ __forceinline__ bool fb_seen(const unsigned int* vis, int u) {
-  return (__ldcg(&vis[u >> 5]) >> (u & 31)) & 1u;
+  return (__ldca(&vis[u >> 5]) >> (u & 31)) & 1u;
 }
 
 // A level counter: LOCAL (block levels of the fused kernel) = the block's copy in shared
