@@ -53,7 +53,7 @@ def stages(A, src: int) -> dict[str, float]:  # noqa: ANN001, N803
     for mb, grid, resume, stop in plan:  # one launch, or three (the pull levels' build)
         bf._fused_launch(dev, idx32, mb, resume == 1 and stop == 2)(grid, bf._BLOCK, (
             *graph, A.nrows, w.csr.nnz, src, 0, 0, int(w.csr_t is w.csr), 8.0, 8.0, 512.0,
-            bf.SMALL_EDGES, bf.PULL_SERIAL, w.nheavy, resume, stop, *state,
+            bf.SMALL_EDGES, bf.EAGER_EDGES, bf.PULL_SERIAL, w.nheavy, resume, stop, *state,
             *(a.data.ptr for a in (w.out_levels, w.out_bits, w.out_parents, w.out_count,
                                    w.meta))))
     ev1.record()

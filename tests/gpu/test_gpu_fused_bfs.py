@@ -306,6 +306,30 @@ def test_fused_block_levels(name: str, small_edges: int) -> None:
             assert 0 <= info["block_steps"] <= steps
 
 
+@pytest.mark.parametrize("eager_edges", [0, 1 << 40])
+@pytest.mark.parametrize("name", ["road3000", "grid40x70", "hub", "directed800", "kron12",
+                                  "many_hubs"])
+def test_fused_eager_levels(name: str, eager_edges: int) -> None:
+    """Grid push levels that claim without probing (every one, or none), block levels off
+    so that every push is a grid level: the CPU's levels, parents and directions."""
+    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+    A = GRAPHS[name]()  # noqa: N806
+    A.is_symmetric()
+    Ag = A.to(GPU)  # noqa: N806
+    for src in _sources(A, 3, 7):
+        for direction in ("auto", "push"):
+            st_c: dict = {}
+            lc, pc = bfs(A, src, parents=True, direction=direction, stats=st_c)
+            lg, pg, info = fused_bfs(Ag, src, parents=True, direction=direction,
+                                     small_edges=0, eager_edges=eager_edges)
+            what = f"{name} source {src} {direction} eager_edges={eager_edges}"
+            _same(lc, lg, what + " levels")
+            _same(pc, pg, what + " parents")
+            assert info["directions"] == st_c["directions"], what
+            assert info["block_steps"] == 0, what
+
+
 @pytest.mark.parametrize("pull_serial", [1, 3, 64])
 def test_fused_pull_serial(pull_serial: int) -> None:
     """Any number of in-neighbours a lane checks alone before its warp helps: the parents
@@ -408,7 +432,7 @@ def test_fused_launch_paths() -> None:
         _same(lc, got, "levels")
     for got in (pi, pi2):
         _same(pc, got, "parents")
-    with pytest.raises(InvalidValue, match="34 kernel arguments"):
+    with pytest.raises(InvalidValue, match="35 kernel arguments"):
         launches[0](1, 256, (0,) * 31)
 
 
@@ -482,6 +506,8 @@ def test_fused_api_errors() -> None:
     for bad in (-1, True, 2.5):
         with pytest.raises(InvalidValue, match="small_edges"):
             bfs_fused.fused_bfs(A.to(GPU), 0, small_edges=bad)
+        with pytest.raises(InvalidValue, match="eager_edges"):
+            bfs_fused.fused_bfs(A.to(GPU), 0, eager_edges=bad)
     for bad in (0, True, 1.5):
         with pytest.raises(InvalidValue, match="pull_serial"):
             bfs_fused.fused_bfs(A.to(GPU), 0, pull_serial=bad)

@@ -98,7 +98,7 @@ def test_fused_launch_types_match_the_kernel() -> None:
     assert body is not None
     params = [p.strip() for p in re.sub(r"//[^\n]*", "", body[1]).split(",")]
     assert "".join(_param_letter(p) for p in params) == bfs_fused._FUSED_ARGS
-    assert len(bfs_fused._FUSED_ARGS) == 34
+    assert len(bfs_fused._FUSED_ARGS) == 35
 
 
 @pytest.mark.parametrize("name", ["bfs_tc.cu", "mxv.cu"])

@@ -159,8 +159,9 @@ __device__ __forceinline__ bool fb_seen(const unsigned int* vis, int u) {
   return (__ldca(&vis[u >> 5]) >> (u & 31)) & 1u;
 }
 
-// A level counter: LOCAL (block levels of the fused kernel) = the block's copy in shared
-// memory (through a generic pointer), else the grid's in global memory, read through L2.
+// A level counter: LOCAL = a generic volatile load, for a block's copy in shared memory (block
+// levels' s_ctr, the fused kernel's s_cin) or the grid's counters (a volatile load of global
+// memory is served by L2, not L1); else the grid's counters through L2 (__ldcg).
 template <bool LOCAL>
 __device__ __forceinline__ unsigned long long fb_ctr(const unsigned long long* c) {
   if constexpr (LOCAL) return *reinterpret_cast<const volatile unsigned long long*>(c);
@@ -227,15 +228,17 @@ __device__ __forceinline__ void fb_stage(const FbLevel& L, bool claim, int v, in
 // chunk list; fe accumulates the out-degrees of the new vertices. LOCAL (block levels: a
 // few hundred edges, latency-bound): no probe before the CAS, and every target's degree
 // loaded alongside it, so the chain is edge -> CAS -> stage instead of edge -> probe ->
-// CAS -> degree -> stage.
+// CAS -> degree -> stage. `eager` takes that chain on a grid level too: the fused kernel's
+// pushes of small frontiers (grids, road networks), whose time is the chain's latency and
+// where the CASes on visited targets cost nothing measurable.
 template <bool LOCAL>
 __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& L,
                                                const bool (&ok)[FB_PB], const int (&u)[FB_PB],
                                                const int (&v)[FB_PB], unsigned long long& fe,
-                                               int* sbuf, int& fill, int lane) {
+                                               int* sbuf, int& fill, int lane, bool eager) {
   int old[FB_PB];
   long long deg[FB_PB];
-  if constexpr (LOCAL) {
+  if (LOCAL || eager) {
 #pragma unroll
     for (int b = 0; b < FB_PB; ++b) deg[b] = ok[b] ? fb_out_degree(g, v[b]) : 0;
 #pragma unroll
@@ -267,9 +270,10 @@ __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& 
 template <bool LOCAL = false>
 __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
                                         unsigned long long& fe, int* sbuf, long long gwarp,
-                                        long long nwarps, int lane) {
-  const long long nreg = (long long)fb_ctr<LOCAL>(L.c_in);
-  const long long nch = (long long)fb_ctr<LOCAL>(L.c_in + 2);
+                                        long long nwarps, int lane, bool eager = false) {
+  // (a generic load: c_in may also be the fused kernel's shared copy of the grid's counters)
+  const long long nreg = (long long)fb_ctr<true>(L.c_in);
+  const long long nch = (long long)fb_ctr<true>(L.c_in + 2);
   int fill = 0;
   bool ok[FB_PB];
   int uu[FB_PB], vv[FB_PB];
@@ -282,7 +286,7 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
     edge_batches<FB_PB>(u, s, e, g.a_idx, lane, [&](const bool (&bok)[FB_PB],
                                                     const int (&bu)[FB_PB],
                                                     const int (&bv)[FB_PB]) {
-      fb_visit_batch<LOCAL>(g, L, bok, bu, bv, fe, sbuf, fill, lane);
+      fb_visit_batch<LOCAL>(g, L, bok, bu, bv, fe, sbuf, fill, lane, eager);
     });
   }
   // tier 2: the regular queue, G = grp vertices per warp round (32, or fewer when the queue is
@@ -327,7 +331,7 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
         ok[b] = ei < total;
         vv[b] = ok[b] ? (int)g.a_idx[so + (ei - eo)] : 0;
       }
-      fb_visit_batch<LOCAL>(g, L, ok, uu, vv, fe, sbuf, fill, lane);
+      fb_visit_batch<LOCAL>(g, L, ok, uu, vv, fe, sbuf, fill, lane, eager);
     }
   }
   if (fill) fb_flush<LOCAL>(L, sbuf, fill, lane);

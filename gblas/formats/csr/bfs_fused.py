@@ -51,6 +51,12 @@ _CTR_WORDS = 36  # the fused kernel's counters (20) and the loop state block 0 p
 # Block levels: a push over at most this many frontier edges runs in block 0 alone, with a
 # __syncthreads instead of a grid sync (bfs_fused.cu); 8 warps take 64 edges a round each.
 SMALL_EDGES = 1024
+# Eager grid levels: a push of the whole grid over at most this many frontier edges claims
+# without probing lvl first (bfs_fused.cu), one dependent L2 access fewer. H200, 8 sources,
+# 2026-11-29, kernel µs, 0 -> 32768 in one run: grid 2048² 15355 -> 14670, grid 4096² 22995
+# -> 22176, road-usroads 1783 -> 1753; luxembourg_osm (block levels only), kron:22, urand:22,
+# kron:24 and urand:24 within 1 % (their wide pushes are far over it).
+EAGER_EDGES = 32768
 # Scratch kept on a matrix between searches: up to this size, or up to this share of the
 # bytes the matrix's CSRs (A and its transpose) already hold on the device. It saves a
 # search its allocations: ~30 µs at kron:22, 80 µs at kron:24 and 140 µs at kron:26
@@ -188,9 +194,9 @@ class CoopLaunch:
 
 
 # bfs_fused's parameters: 4 CSR arrays and Aᵀ's empty rows; n, nnz, source; mode, parents,
-# sym; alpha, beta1, beta2; small_edges, pull_serial, nheavy; resume, stop; 15 state and
-# output arrays.
-_FUSED_ARGS = "ppppp" + "qqq" + "iii" + "ddd" + "qiq" + "ii" + "p" * 15
+# sym; alpha, beta1, beta2; small_edges, eager_edges, pull_serial, nheavy; resume, stop;
+# 15 state and output arrays.
+_FUSED_ARGS = "ppppp" + "qqq" + "iii" + "ddd" + "qqiq" + "ii" + "p" * 15
 
 
 @functools.cache
@@ -454,7 +460,8 @@ class Work:
 def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
               alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
               blocks_per_sm: int | None = None, small_edges: int = SMALL_EDGES,
-              pull_serial: int = PULL_SERIAL, step_log: bool = True, wide_ids: bool = False,
+              eager_edges: int = EAGER_EDGES, pull_serial: int = PULL_SERIAL,
+              step_log: bool = True, wide_ids: bool = False,
               max_blocks: int | None = None, min_blocks: int = MIN_BLOCKS,
               pull_blocks: int | None = PULL_MIN_BLOCKS) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` by a persistent cooperative kernel:
@@ -479,7 +486,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``blocks_per_sm`` (a tuning knob) caps the blocks launched per SM; by default
     :func:`_default_blocks_per_sm` picks it from the average degree. ``small_edges`` (a
     tuning knob; 0 turns it off): a push level whose frontier has at most that many
-    out-edges runs in one block, without a grid-wide barrier. ``pull_serial`` (a tuning
+    out-edges runs in one block, without a grid-wide barrier. ``eager_edges`` (a tuning
+    knob; 0 turns it off): a push level of the grid over at most that many frontier edges
+    claims its targets without probing their levels first. ``pull_serial`` (a tuning
     knob, >= 1): in-neighbours a lane of a pull level checks alone before its warp takes
     the rest of the row. The kernel reads int32 column ids (copies kept on the CSRs) where
     they fit; ``wide_ids=True`` (a tuning knob) makes it read the int64 ones.
@@ -498,8 +507,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
-    if isinstance(small_edges, bool) or not isinstance(small_edges, int) or small_edges < 0:
-        raise InvalidValue(f"small_edges must be a non-negative int, got {small_edges!r}")
+    for name, v in (("small_edges", small_edges), ("eager_edges", eager_edges)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InvalidValue(f"{name} must be a non-negative int, got {v!r}")
     if isinstance(pull_serial, bool) or not isinstance(pull_serial, int) or pull_serial < 1:
         raise InvalidValue(f"pull_serial must be a positive int, got {pull_serial!r}")
     if max_blocks is not None and (isinstance(max_blocks, bool) or not isinstance(max_blocks, int)
@@ -526,7 +536,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 _fused_launch(dev, idx32, mb, resume == 1 and stop == 2)(grid, _BLOCK, (
                     *graph, n, w.csr.nnz, src, _MODES[direction], int(bool(parents)),
                     int(w.csr_t is w.csr), float(alpha), float(beta1), float(beta2),
-                    small_edges, pull_serial, w.nheavy, resume, stop, *state,
+                    min(small_edges, 2**62), min(eager_edges, 2**62), pull_serial, w.nheavy, resume,
+                    stop, *state,
                     w.out_levels.data.ptr,
                     w.out_bits.data.ptr, w.out_parents.data.ptr, w.out_count.data.ptr,
                     w.meta.data.ptr))
