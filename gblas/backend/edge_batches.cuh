@@ -1,3 +1,34 @@
+// Warp-level helpers of the GPU BFS kernels: the one-GPU fused and level kernels
+// (formats/csr/bfs_common.cuh), the BVSS kernels (formats/bvss/bvss_common.cuh) and the
+// distributed level loop (distributed/bfs_levels.cu). Included by several headers of one
+// translation unit, hence the guard.
+#ifndef GB_EDGE_BATCHES_CUH
+#define GB_EDGE_BATCHES_CUH
+
+// Warp-synchronous (every lane calls it): the inclusive prefix sum of x over the lanes.
+__device__ __forceinline__ int warp_inclusive_scan(int x, int lane) {
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    const int t = __shfl_up_sync(0xffffffffu, x, off);
+    if (lane >= off) x += t;
+  }
+  return x;
+}
+
+// Warp-synchronous: the lane whose list holds item i of the lanes' lists laid end to end in
+// lane order, given each lane's inclusive sum of the lengths (warp_inclusive_scan): the
+// number of lanes whose sum is <= i, found in 5 shuffles, at most 31 (an i past the total
+// maps to lane 31; the caller masks it). Lets a warp's lanes take consecutive items of its
+// lanes' rows or blocks, each finding its owner, so one long list does not hold one lane.
+__device__ __forceinline__ int warp_owner(int incl, int i) {
+  int owner = 0;
+#pragma unroll
+  for (int step = 16; step >= 1; step >>= 1) {
+    if (__shfl_sync(0xffffffffu, incl, owner + step - 1) <= i) owner += step;
+  }
+  return min(owner, 31);
+}
+
 // A chunk of a row's entries [s, e) of source vertex u, PB entries a lane at a time (entry
 // p0 + 32 b + lane for b < PB): f(ok, uu, vv), arrays of PB, ok[b] false past e, uu[b] = u,
 // vv[b] the entry's column id. A lane's PB ids are independent loads, in flight together.
@@ -93,3 +124,5 @@ __device__ __forceinline__ void warp_append_chunks(bool hub, int u, unsigned nch
     base += cnt;
   }
 }
+
+#endif  // GB_EDGE_BATCHES_CUH

@@ -110,15 +110,6 @@ __device__ __forceinline__ bool db_seen(const unsigned* __restrict__ vis, long l
   return (__ldcg(&vis[u >> 5]) >> (u & 31)) & 1u;
 }
 
-// Warp-synchronous: the inclusive prefix sum of x over the lanes.
-__device__ __forceinline__ int db_warp_scan(int x, int lane) {
-#pragma unroll
-  for (int off = 1; off < 32; off <<= 1) {
-    const int t = __shfl_up_sync(DB_FULL, x, off);
-    if (lane >= off) x += t;
-  }
-  return x;
-}
 
 // Warp-synchronous: the warp's vertices found and their out-edges into the level's counts
 // (the tail of the words to be all-gathered).
@@ -190,7 +181,7 @@ __device__ __forceinline__ void db_queue_bits(const long long* __restrict__ c_pt
     else if (deg) ++nsmall;
   }
   db_warp_chunks(c_ptr, first, hubs, lane, ch, ch_out, cnt);
-  const int incl = db_warp_scan(nsmall, lane);
+  const int incl = warp_inclusive_scan(nsmall, lane);
   unsigned long long at = 0;
   if (lane == 31 && incl) at = atomicAdd(cnt + 2, (unsigned long long)incl);
   at = __shfl_sync(DB_FULL, at, 31) + (unsigned long long)(incl - nsmall);
@@ -311,7 +302,7 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
       s = c_ptr[u];
       d = (int)(c_ptr[u + 1] - s);
     }
-    const int incl = db_warp_scan(d, lane);
+    const int incl = warp_inclusive_scan(d, lane);
     const int excl = incl - d;
     const int total = __shfl_sync(DB_FULL, incl, 31);
     int uu[DB_PB], ii[DB_PB];
@@ -320,12 +311,7 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
 #pragma unroll
       for (int b = 0; b < DB_PB; ++b) {
         const int ei = t0 + 32 * b + lane;
-        int owner = 0;  // lanes whose inclusive sum is <= ei
-#pragma unroll
-        for (int step = 16; step >= 1; step >>= 1) {
-          if (__shfl_sync(DB_FULL, incl, owner + step - 1) <= ei) owner += step;
-        }
-        owner = min(owner, 31);
+        const int owner = warp_owner(incl, ei);
         const long long so = __shfl_sync(DB_FULL, s, owner);
         const int eo = __shfl_sync(DB_FULL, excl, owner);
         uu[b] = __shfl_sync(DB_FULL, u, owner);

@@ -15,6 +15,8 @@
 
 #define BV_FULL 0xffffffffu
 
+#include "edge_batches.cuh"
+
 // D = A(8x128 b1, row) x B(128x8 b1, col) with AND + popcount; lane L: a = word L&3 of row
 // L>>2, b = word L&3 of column L>>2; d0, d1 = D[L>>2][2(L&3)], D[L>>2][2(L&3)+1].
 __device__ __forceinline__ void bv_mma(unsigned a, unsigned b, int& d0, int& d1) {
@@ -146,12 +148,7 @@ __device__ __forceinline__ void bv_enqueue(const long long* __restrict__ vss_ptr
                                            long long first, int cnt, long long b, unsigned F,
                                            longlong2* vq, unsigned long long* vq_len,
                                            int lane) {
-  int incl = cnt;
-#pragma unroll
-  for (int off = 1; off < 32; off <<= 1) {
-    const int t = __shfl_up_sync(BV_FULL, incl, off);
-    if (lane >= off) incl += t;
-  }
+  const int incl = warp_inclusive_scan(cnt, lane);
   const int total = __shfl_sync(BV_FULL, incl, 31);
   if (total == 0) return;
   unsigned long long at = 0;
@@ -159,12 +156,7 @@ __device__ __forceinline__ void bv_enqueue(const long long* __restrict__ vss_ptr
   at = __shfl_sync(BV_FULL, at, 31);
   for (int base = 0; base < total; base += 32) {
     const int idx = base + lane;
-    int owner = 0;  // lanes whose inclusive sum is <= idx
-#pragma unroll
-    for (int step = 16; step >= 1; step >>= 1) {
-      if (__shfl_sync(BV_FULL, incl, owner + step - 1) <= idx) owner += step;
-    }
-    owner = min(owner, 31);
+    const int owner = warp_owner(incl, idx);
     const long long v = __shfl_sync(BV_FULL, first, owner) + idx -
                         (__shfl_sync(BV_FULL, incl, owner) - __shfl_sync(BV_FULL, cnt, owner));
     const long long bo = __shfl_sync(BV_FULL, b, owner);

@@ -306,25 +306,14 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
       s = g.a_ptr[u];
       d = (int)(g.a_ptr[u + 1] - s);
     }
-    int incl = d;
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-      const int t = __shfl_up_sync(FB_FULL, incl, off);
-      if (lane >= off) incl += t;
-    }
+    const int incl = warp_inclusive_scan(d, lane);
     const int excl = incl - d;
     const int total = __shfl_sync(FB_FULL, incl, 31);
     for (int t0 = 0; t0 < total; t0 += 32 * FB_PB) {
 #pragma unroll
       for (int b = 0; b < FB_PB; ++b) {
         const int ei = t0 + 32 * b + lane;
-        int owner = 0;  // number of lanes whose inclusive sum is <= ei
-#pragma unroll
-        for (int step = 16; step >= 1; step >>= 1) {
-          const int val = __shfl_sync(FB_FULL, incl, owner + step - 1);
-          if (val <= ei) owner += step;
-        }
-        owner = min(owner, 31);
+        const int owner = warp_owner(incl, ei);
         uu[b] = __shfl_sync(FB_FULL, u, owner);
         const long long so = __shfl_sync(FB_FULL, s, owner);
         const int eo = __shfl_sync(FB_FULL, excl, owner);
@@ -475,12 +464,7 @@ __device__ __forceinline__ void fb_queue_word(const FbGraph& g, const FbLevel& L
     if (d < FB_BIG) reg |= bit;
   }
   const int c = __popc(reg);
-  int incl = c;
-#pragma unroll
-  for (int off = 1; off < 32; off <<= 1) {
-    const int t = __shfl_up_sync(FB_FULL, incl, off);
-    if (lane >= off) incl += t;
-  }
+  const int incl = warp_inclusive_scan(c, lane);
   const int total = __shfl_sync(FB_FULL, incl, 31);
   unsigned long long at = 0;
   if (lane == 31 && total) at = atomicAdd(L.c_out, (unsigned long long)total);
