@@ -23,10 +23,11 @@
 // dependent chain of ~9 L2 accesses the rest); block 0 then publishes its copy of the loop
 // state (gst, 16 words after the counters) and every block resumes from it.
 //
-// Eager grid levels: a push level of the whole grid over at most `eager_edges` frontier
-// edges claims its targets as block levels do (the CAS with the degree loaded alongside,
-// no probe first): grids' and road networks' wide levels are a chain of dependent L2
-// accesses, one fewer this way; and a push of the grid reads its frontier's counts from
+// Eager grid levels: a push level of the whole grid from a queue (not right after a pull,
+// whose frontier's edges are not counted) over at most `eager_edges` frontier edges claims
+// its targets as block levels do (the CAS with the degree loaded alongside, no probe
+// first): grids' and road networks' wide levels are a chain of dependent L2 accesses, one
+// fewer this way; and a push of the grid reads its frontier's counts from
 // the block's copy of the counters thread 0 read after the grid sync (s_cin), not from L2
 // again. Both: grid 2048² 5.35 -> 4.83 µs a level on an H200 (bfs_fused.py's EAGER_EDGES).
 #include <cooperative_groups.h>
@@ -111,8 +112,9 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   __shared__ unsigned long long s_ctr[12];  // block levels' counters
   // The counters of grid level s_cin_k as thread 0 read them after its grid sync: the next
   // level's push reads its frontier's size from here, not from L2 again (one round trip of
-  // the chain a small level is). -1: none (launch start; block levels ran since). Not in
-  // the pull build: no push reads them there, and its pulls lost 13 % at urand:22 to the
+  // the chain a small level is). -1: none (launch start). Block levels leave it behind: they
+  // advance st.k by at least one, so s_cin_k < k - 1 after them (one that found nothing
+  // ends the search before a push could read it). Not in the pull build: no push reads them there, and its pulls lost 13 % at urand:22 to the
   // register allocation that came with them (H200, 2026-11-29).
   __shared__ unsigned long long s_cin[4];
   __shared__ int s_cin_k;
@@ -211,8 +213,10 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
         grid.sync();
         L.c_in = ctr + 16;
       }
+      // (a push after a pull has no frontier_edges count, 0: it takes the probe)
       fb_push(g, L, acc, sbuf, gwarp, nwarps, lane,
-              (long long)st.frontier_edges <= eager_edges);
+              eager_edges > 0 && st.queue_valid &&
+                  (long long)st.frontier_edges <= eager_edges);
     } else
 #endif
     {

@@ -479,19 +479,20 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     and the last of the three), ``grid``/``block`` (launch shape: the
     first launch's), ``pull_grid`` (the pull levels' launch, or None), ``launches``,
     ``host_syncs`` (host reads: 1, 2 past 4096 steps), ``levels_per_sync`` (the levels:
-    the host reads nothing between them), ``small_edges`` and ``block_steps`` (the steps
-    run as block levels) and ``kernel``.
+    the host reads nothing between them), ``small_edges``, ``eager_edges`` and
+    ``block_steps`` (the steps run as block levels) and ``kernel``.
     ``direction``: ``"auto"`` (LAGraph's rule with ``alpha``, ``beta1``, ``beta2``),
     ``"push"`` or ``"pull"``. Pull reads the CSR of Aᵀ (A's cached transpose).
     ``blocks_per_sm`` (a tuning knob) caps the blocks launched per SM; by default
     :func:`_default_blocks_per_sm` picks it from the average degree. ``small_edges`` (a
     tuning knob; 0 turns it off): a push level whose frontier has at most that many
     out-edges runs in one block, without a grid-wide barrier. ``eager_edges`` (a tuning
-    knob; 0 turns it off): a push level of the grid over at most that many frontier edges
-    claims its targets without probing their levels first. ``pull_serial`` (a tuning
-    knob, >= 1): in-neighbours a lane of a pull level checks alone before its warp takes
-    the rest of the row. The kernel reads int32 column ids (copies kept on the CSRs) where
-    they fit; ``wide_ids=True`` (a tuning knob) makes it read the int64 ones.
+    knob; 0 turns it off): a push level of the grid from a queue (not the first push after
+    a pull) over at most that many frontier edges claims its targets without probing their
+    levels first. ``pull_serial`` (a tuning knob, >= 1): in-neighbours a lane of a pull
+    level checks alone before its warp takes the rest of the row. The kernel reads int32
+    column ids (copies kept on the CSRs) where they fit; ``wide_ids=True`` (a tuning knob)
+    makes it read the int64 ones.
     ``max_blocks`` (a tuning knob) caps the blocks of the whole grid (every loop is
     grid-stride: fewer blocks only change the speed). ``min_blocks`` (a tuning knob, 1 to
     8) compiles the kernel for at least that many resident blocks per SM (fewer registers
@@ -501,8 +502,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
-    then), and ``info`` holds only ``grid``/``block``, ``small_edges``, ``host_syncs`` (0)
-    and ``kernel`` (``gblas.algorithms.bfs`` does this unless ``stats`` is asked for).
+    then), and ``info`` holds only ``grid``/``block``, ``small_edges``, ``eager_edges``,
+    ``host_syncs`` (0) and ``kernel`` (``gblas.algorithms.bfs`` does this unless ``stats``
+    is asked for).
     """
     src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
@@ -549,7 +551,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 info, reads = {}, 0
         finally:
             w.release()
-    info.update(grid=plan[0][1], block=_BLOCK, small_edges=small_edges, host_syncs=reads,
+    info.update(grid=plan[0][1], block=_BLOCK, small_edges=small_edges,
+                eager_edges=eager_edges, host_syncs=reads,
                 kernel=KERNEL_NAME, id_bits=32 if idx32 else 64, launches=len(plan),
                 pull_grid=plan[1][1] if len(plan) > 1 else None)
     return levels, pi, info
