@@ -55,7 +55,8 @@ SMALL_EDGES = 1024
 # without probing lvl first (bfs_fused.cu), one dependent L2 access fewer. H200, 8 sources,
 # 2026-11-29, kernel µs, 0 -> 32768 in one run: grid 2048² 15355 -> 14670, grid 4096² 22995
 # -> 22176, road-usroads 1783 -> 1753; luxembourg_osm (block levels only), kron:22, urand:22,
-# kron:24 and urand:24 within 1 % (their wide pushes are far over it).
+# kron:24 and urand:24 within 1 % (their wide pushes are far over it; the push after their
+# pulls, eager in that run, takes the probe since: its frontier's edges are not counted).
 EAGER_EDGES = 32768
 # Scratch kept on a matrix between searches: up to this size, or up to this share of the
 # bytes the matrix's CSRs (A and its transpose) already hold on the device. It saves a
