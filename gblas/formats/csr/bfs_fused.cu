@@ -27,9 +27,9 @@
 // whose frontier's edges are not counted) over at most `eager_edges` frontier edges claims
 // its targets as block levels do (the CAS with the degree loaded alongside, no probe
 // first): grids' and road networks' wide levels are a chain of dependent L2 accesses, one
-// fewer this way; and a push of the grid reads its frontier's counts from
-// the block's copy of the counters thread 0 read after the grid sync (s_cin), not from L2
-// again. Both: grid 2048² 5.35 -> 4.83 µs a level on an H200 (bfs_fused.py's EAGER_EDGES).
+// fewer this way; and a push of the grid reads its frontier's counts from the block's copy
+// of the counters thread 0 read after the grid sync (s_cin), not from L2 again. Both: grid
+// 2048² 5.35 -> 4.83 µs a level on an H200 (bfs_fused.py's EAGER_EDGES).
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
@@ -112,10 +112,11 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   __shared__ unsigned long long s_ctr[12];  // block levels' counters
   // The counters of grid level s_cin_k as thread 0 read them after its grid sync: the next
   // level's push reads its frontier's size from here, not from L2 again (one round trip of
-  // the chain a small level is). -1: none (launch start). Block levels leave it behind: they
-  // advance st.k by at least one, so s_cin_k < k - 1 after them (one that found nothing
-  // ends the search before a push could read it). Not in the pull build: no push reads them there, and its pulls lost 13 % at urand:22 to the
-  // register allocation that came with them (H200, 2026-11-29).
+  // the chain a small level is). -1: none (launch start). Block levels leave it behind:
+  // they advance st.k by at least one, so s_cin_k < k - 1 after them (one that found
+  // nothing ends the search before a push could read it). Not in the pull build: no push
+  // reads them there, and its pulls lost 13 % at urand:22 to the register allocation that
+  // came with them (H200, 2026-11-29).
   __shared__ unsigned long long s_cin[4];
   __shared__ int s_cin_k;
 #endif
