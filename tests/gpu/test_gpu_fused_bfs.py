@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -277,57 +278,50 @@ def _fused_like_cpu(graphs: Any, k: int, seed: int, **knobs: Any) -> list[dict[s
     return infos
 
 
+def _push_knob_runs(name: str, seed: int, **knobs: int) -> Iterator[tuple[str, str, dict]]:
+    """fused_bfs on GRAPHS[name] from 3 sources, directions auto and push, with the push
+    knobs given: levels, parents and directions checked against the CPU's; yields (what,
+    direction, info) for the test's own checks."""
+    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+    A = GRAPHS[name]()  # noqa: N806
+    A.is_symmetric()
+    Ag = A.to(GPU)  # noqa: N806
+    for src in _sources(A, 3, seed):
+        for direction in ("auto", "push"):
+            st_c: dict = {}
+            lc, pc = bfs(A, src, parents=True, direction=direction, stats=st_c)
+            lg, pg, info = fused_bfs(Ag, src, parents=True, direction=direction, **knobs)
+            what = f"{name} source {src} {direction} {knobs}"
+            _same(lc, lg, what + " levels")
+            _same(pc, pg, what + " parents")
+            assert info["directions"] == st_c["directions"], what
+            yield what, direction, info
+
+
 @pytest.mark.parametrize("small_edges", [0, 64, 1 << 40])
 @pytest.mark.parametrize("name", ["road3000", "grid40x70", "hub", "directed800", "kron12",
                                   "many_hubs"])
 def test_fused_block_levels(name: str, small_edges: int) -> None:
     """Block levels (small pushes in block 0 alone, no grid sync): off, for tiny frontiers
     only, and for every push level; the results and directions are the CPU's."""
-    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
-
-    A = GRAPHS[name]()  # noqa: N806
-    A.is_symmetric()
-    Ag = A.to(GPU)  # noqa: N806
-    for src in _sources(A, 3, 5):
-        for direction in ("auto", "push"):
-            st_c: dict = {}
-            lc, pc = bfs(A, src, parents=True, direction=direction, stats=st_c)
-            lg, pg, info = fused_bfs(Ag, src, parents=True, direction=direction,
-                                     small_edges=small_edges)
-            what = f"{name} source {src} {direction} small_edges={small_edges}"
-            _same(lc, lg, what + " levels")
-            _same(pc, pg, what + " parents")
-            assert info["directions"] == st_c["directions"], what
-            steps = len(info["directions"])
-            if small_edges == 0:
-                assert info["block_steps"] == 0, what
-            elif small_edges == 1 << 40 and direction == "push":
-                assert info["block_steps"] == steps, what  # every level in block 0
-            assert 0 <= info["block_steps"] <= steps
+    for what, direction, info in _push_knob_runs(name, 5, small_edges=small_edges):
+        steps = len(info["directions"])
+        if small_edges == 0:
+            assert info["block_steps"] == 0, what
+        elif small_edges == 1 << 40 and direction == "push":
+            assert info["block_steps"] == steps, what  # every level in block 0
+        assert 0 <= info["block_steps"] <= steps
 
 
 @pytest.mark.parametrize("eager_edges", [0, 1 << 40])
 @pytest.mark.parametrize("name", ["road3000", "grid40x70", "hub", "directed800", "kron12",
                                   "many_hubs"])
 def test_fused_eager_levels(name: str, eager_edges: int) -> None:
-    """Grid push levels that claim without probing (every one, or none), block levels off
-    so that every push is a grid level: the CPU's levels, parents and directions."""
-    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
-
-    A = GRAPHS[name]()  # noqa: N806
-    A.is_symmetric()
-    Ag = A.to(GPU)  # noqa: N806
-    for src in _sources(A, 3, 7):
-        for direction in ("auto", "push"):
-            st_c: dict = {}
-            lc, pc = bfs(A, src, parents=True, direction=direction, stats=st_c)
-            lg, pg, info = fused_bfs(Ag, src, parents=True, direction=direction,
-                                     small_edges=0, eager_edges=eager_edges)
-            what = f"{name} source {src} {direction} eager_edges={eager_edges}"
-            _same(lc, lg, what + " levels")
-            _same(pc, pg, what + " parents")
-            assert info["directions"] == st_c["directions"], what
-            assert info["block_steps"] == 0, what
+    """Grid push levels that claim without probing (every one from a queue, or none), block
+    levels off so that every push is a grid level: the CPU's levels, parents, directions."""
+    for what, _, info in _push_knob_runs(name, 7, small_edges=0, eager_edges=eager_edges):
+        assert info["block_steps"] == 0 and info["eager_edges"] == eager_edges, what
 
 
 @pytest.mark.parametrize("pull_serial", [1, 3, 64])
