@@ -50,12 +50,10 @@ def stages(A, src: int) -> dict[str, float]:  # noqa: ANN001, N803
     w.ctr.data.memset_async(0, w.ctr.nbytes)
     t1 = time.perf_counter()
     ev0.record()
+    tune = (8.0, 8.0, 512.0, bf.SMALL_EDGES, bf.EAGER_EDGES, bf.PULL_SERIAL)
     for mb, grid, resume, stop in plan:  # one launch, or three (the pull levels' build)
-        bf._fused_launch(dev, idx32, mb, resume == 1 and stop == 2)(grid, bf._BLOCK, (
-            *graph, A.nrows, w.csr.nnz, src, 0, 0, int(w.csr_t is w.csr), 8.0, 8.0, 512.0,
-            bf.SMALL_EDGES, bf.EAGER_EDGES, bf.PULL_SERIAL, w.nheavy, resume, stop, *state,
-            *(a.data.ptr for a in (w.out_levels, w.out_bits, w.out_parents, w.out_count,
-                                   w.meta))))
+        bf._fused_launch(dev, idx32, mb, resume == 1 and stop == 2)(
+            grid, bf._BLOCK, w.launch_args(graph, state, src, 0, False, tune, resume, stop))
     ev1.record()
     t2 = time.perf_counter()
     head = w.meta[:8].get()  # the wait: kernel, then the copy

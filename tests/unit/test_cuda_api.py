@@ -101,6 +101,29 @@ def test_fused_launch_types_match_the_kernel() -> None:
     assert len(bfs_fused._FUSED_ARGS) == 35
 
 
+def test_fused_launch_args_follow_the_letters() -> None:
+    """Work.launch_args (fused_bfs's and bfs_call_overhead.py's launches) gives one value
+    per letter of _FUSED_ARGS, of its kind: addresses and ints where p/q/i, floats where d."""
+    from types import SimpleNamespace
+
+    from gblas.formats.csr import bfs_fused
+
+    arr = SimpleNamespace(data=SimpleNamespace(ptr=4096))
+    csr = SimpleNamespace(nnz=10)
+    w = bfs_fused.Work.__new__(bfs_fused.Work)
+    w.n, w.csr, w.csr_t, w.nheavy = 5, csr, csr, 0
+    w.out_levels = w.out_bits = w.out_parents = w.out_count = w.meta = arr
+    args = w.launch_args((1, 2, 3, 4, 5), tuple(range(10)), 2, 0, True,
+                         (8.0, 8.0, 512.0, 1 << 70, 64, 16), 1, 2)
+    letters = bfs_fused._FUSED_ARGS
+    assert len(args) == len(letters)
+    for letter, value in zip(letters, args, strict=True):
+        assert isinstance(value, float if letter == "d" else int), (letter, value)
+    at = letters.index("qqiq")  # small_edges (clamped), eager_edges, pull_serial, nheavy
+    assert args[at:at + 4] == (2**62, 64, 16, 0)
+    assert args[at + 4:at + 6] == (1, 2)  # resume, stop
+
+
 @pytest.mark.parametrize("name", ["bfs_tc.cu", "mxv.cu"])
 def test_bvss_kernel_source_has_its_headers(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The source the BVSS kernels hand to CuPy has every local header inlined, those in

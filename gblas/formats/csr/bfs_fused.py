@@ -445,6 +445,19 @@ class Work:
             info["block_steps"] = int(head[5])
         return levels, pi, info, reads
 
+    def launch_args(self, graph: tuple[int, ...], state: tuple[int, ...], src: int,
+                    mode: int, parents: bool, tune: tuple[float, float, float, int, int, int],
+                    resume: int, stop: int) -> tuple[Any, ...]:
+        """The fused kernel's arguments, in _FUSED_ARGS's order, for one launch over this
+        scratch (``graph``, ``state``: :meth:`pointers`; ``tune``: alpha, beta1, beta2,
+        small_edges, eager_edges, pull_serial)."""
+        alpha, beta1, beta2, small_edges, eager_edges, pull_serial = tune
+        return (*graph, self.n, self.csr.nnz, src, mode, int(bool(parents)),
+                int(self.csr_t is self.csr), float(alpha), float(beta1), float(beta2),
+                min(small_edges, 2**62), min(eager_edges, 2**62), pull_serial, self.nheavy,
+                resume, stop, *state, self.out_levels.data.ptr, self.out_bits.data.ptr,
+                self.out_parents.data.ptr, self.out_count.data.ptr, self.meta.data.ptr)
+
     def results_unread(self, parents: bool) -> tuple[Any, Any]:
         """(levels, parents) as :meth:`results` gives them, read nothing: the vectors'
         count stays on the device (``out_count``, written by the fused kernel) until
@@ -535,15 +548,11 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                                 max_blocks, min_blocks, pull_blocks)
             w.alloc_outputs(parents)
             w.ctr.data.memset_async(0, w.ctr.nbytes)
+            tune = (alpha, beta1, beta2, small_edges, eager_edges, pull_serial)
             for mb, grid, resume, stop in plan:
-                _fused_launch(dev, idx32, mb, resume == 1 and stop == 2)(grid, _BLOCK, (
-                    *graph, n, w.csr.nnz, src, _MODES[direction], int(bool(parents)),
-                    int(w.csr_t is w.csr), float(alpha), float(beta1), float(beta2),
-                    min(small_edges, 2**62), min(eager_edges, 2**62), pull_serial, w.nheavy, resume,
-                    stop, *state,
-                    w.out_levels.data.ptr,
-                    w.out_bits.data.ptr, w.out_parents.data.ptr, w.out_count.data.ptr,
-                    w.meta.data.ptr))
+                _fused_launch(dev, idx32, mb, resume == 1 and stop == 2)(
+                    grid, _BLOCK, w.launch_args(graph, state, src, _MODES[direction], parents,
+                                                tune, resume, stop))
             if step_log:
                 levels, pi, info, reads = w.results(A, parents, block_steps=True)
                 info["levels_per_sync"] = info["levels"]
