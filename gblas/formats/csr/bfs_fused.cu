@@ -104,6 +104,12 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
           unsigned long long* ctr,  // 36 words, zero at launch (20 counters, gst)
           long long* out_levels, bool* out_bits, long long* out_parents,
           unsigned long long* out_count, unsigned int* meta) {
+  // stop 3: launched after the barrier-free kernel (bfs_async.cu) on the same stream, it
+  // runs the search (as stop 0) only where that one's queue overflowed (meta[7])
+  if (stop == 3) {
+    if (__ldcg(meta + 7) == 0u) return;
+    stop = 0;
+  }
   cg::grid_group grid = cg::this_grid();
   __shared__ FbLoop st;
   __shared__ int s_stop;  // this launch stops here (thread 0 decides)

@@ -35,6 +35,7 @@ from ...backend.cuda import inline_includes
 from ...dtypes import INT64
 from ...exceptions import IndexOutOfBound, InvalidObject, InvalidValue, NotImplementedForFormat
 from ..vector import VecData
+from . import bfs_async
 from .container import CSR
 
 KERNEL_NAME = "cuda_csr_bfs_fused"
@@ -354,6 +355,7 @@ class Work:
         w32 = cp.empty(4 * n, dtype=np.int32)
         own = cp.empty(2 * cap, dtype=np.int64)
         vis = cp.empty(2 * nwords, dtype=np.uint32)
+        # (q0 and q1 adjacent: bfs_async uses the two as one queue of 2n slots)
         self.lvl, self.par, self.q0, self.q1 = w32[:n], w32[n:2 * n], w32[2 * n:3 * n], w32[3 * n:]
         self.own0, self.own1 = own[:cap], own[cap:]
         self.vis0, self.vis1 = vis[:nwords], vis[nwords:]
@@ -411,11 +413,13 @@ class Work:
         return ptrs
 
     def results(self, A: Any, parents: bool, stream: Any = None,  # noqa: N803
-                block_steps: bool = False) -> tuple[Any, Any, dict[str, Any], int]:
+                block_steps: bool = False,
+                async_search: bool = False) -> tuple[Any, Any, dict[str, Any], int]:
         """(levels, parents, info, host reads): the vector data built on the device from the
         outputs, and what the step log says; one host read of the log's head (two when the
         search took more than _LOG_HEAD steps). ``block_steps``: the kernel counted its
-        block levels in meta[5] (the fused kernel)."""
+        block levels in meta[5] (the fused kernel); ``async_search``: bfs_async ran first and
+        set meta[7] where its queue overflowed."""
         n, meta = self.n, self.meta
         at = 8 + _TLOG  # the per-step words
         size = at + min(n, _LOG_HEAD)
@@ -443,6 +447,8 @@ class Work:
                 "start_us": float(head[3]) / 1e3, "output_us": float(head[4]) / 1e3}
         if block_steps:
             info["block_steps"] = int(head[5])
+        if async_search:  # the barrier-free kernel's queue overflowed: the fused one ran
+            info["async_fallback"] = bool(head[7])
         return levels, pi, info, reads
 
     def launch_args(self, graph: tuple[int, ...], state: tuple[int, ...], src: int,
@@ -477,7 +483,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               eager_edges: int = EAGER_EDGES, pull_serial: int = PULL_SERIAL,
               step_log: bool = True, wide_ids: bool = False,
               max_blocks: int | None = None, min_blocks: int = MIN_BLOCKS,
-              pull_blocks: int | None = PULL_MIN_BLOCKS) -> tuple[Any, Any, dict[str, Any]]:
+              pull_blocks: int | None = PULL_MIN_BLOCKS, async_bfs: bool | None = False,
+              async_cap: int | None = None,
+              async_sleep_ns: int = bfs_async.ASYNC_SLEEP_NS) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` by a persistent cooperative kernel:
     one launch, or three (the pull levels by a build of more blocks, ``pull_blocks``).
 
@@ -513,6 +521,16 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     a thread, more warps). ``pull_blocks`` (a tuning knob, 1 to 8, or None): the same for
     the pull levels, run by a launch of their own between the push levels' (resuming the
     loop state) where that build fits more blocks (:func:`_launch_plan`); None: one launch.
+    ``async_bfs``: run the search by the barrier-free kernel (bfs_async.cu: a FIFO work queue,
+    levels corrected where a longer path came first, no barrier between levels), True or
+    False (the default: measured slower than the fused kernel on road networks, faster on
+    grid 2048² only; docs/gpu_bfs_notes.md §7); None where :func:`bfs_async.prefers_async`
+    says so (push or auto over a graph of average degree below 8 without long rows). Its
+    levels and parents are the same; its ``directions`` are all ``"push"`` (it pushes every
+    level; LAGraph's rule is not asked) and its ``step_us`` the whole search as the first
+    step. ``async_cap`` (a testing knob): the queue's slots (default 2n); a search that
+    appends more is run by the fused kernel after it (``info["async_fallback"]``).
+    ``async_sleep_ns`` (a tuning knob): how long an idle warp sleeps between polls.
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -523,6 +541,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
+    bfs_async.check_knobs(async_bfs, async_cap, async_sleep_ns)
     for name, v in (("small_edges", small_edges), ("eager_edges", eager_edges)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise InvalidValue(f"{name} must be a non-negative int, got {v!r}")
@@ -544,17 +563,24 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             graph, state, idx32 = w.pointers()
             if wide_ids and idx32:
                 graph, idx32 = tuple(a.data.ptr for a in w.graph_args()), False
+            use_async = (bfs_async.prefers_async(w.csr, direction) if async_bfs is None
+                         else async_bfs)
             plan = _launch_plan(dev, idx32, n, w.csr.nnz, direction, blocks_per_sm,
-                                max_blocks, min_blocks, pull_blocks)
+                                max_blocks, min_blocks, None if use_async else pull_blocks)
             w.alloc_outputs(parents)
             w.ctr.data.memset_async(0, w.ctr.nbytes)
+            if use_async:  # then the fused kernel, which runs only if the queue overflowed
+                async_grid = bfs_async.launch(w, graph, idx32, dev, src, parents, step_log,
+                                              plan[0][1], async_cap, async_sleep_ns)
+                plan = [(plan[0][0], plan[0][1], 0, 3)]
             tune = (alpha, beta1, beta2, small_edges, eager_edges, pull_serial)
             for mb, grid, resume, stop in plan:
                 _fused_launch(dev, idx32, mb, resume == 1 and stop == 2)(
                     grid, _BLOCK, w.launch_args(graph, state, src, _MODES[direction], parents,
                                                 tune, resume, stop))
             if step_log:
-                levels, pi, info, reads = w.results(A, parents, block_steps=True)
+                levels, pi, info, reads = w.results(A, parents, block_steps=True,
+                                                    async_search=use_async)
                 info["levels_per_sync"] = info["levels"]
             else:
                 levels, pi = w.results_unread(parents)
@@ -563,8 +589,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             w.release()
     info.update(grid=plan[0][1], block=_BLOCK, small_edges=small_edges,
                 eager_edges=eager_edges, host_syncs=reads,
-                kernel=KERNEL_NAME, id_bits=32 if idx32 else 64, launches=len(plan),
-                pull_grid=plan[1][1] if len(plan) > 1 else None)
+                kernel=KERNEL_NAME, id_bits=32 if idx32 else 64,
+                launches=len(plan) + use_async, pull_grid=plan[1][1] if len(plan) > 1 else None,
+                async_grid=async_grid if use_async else None)
     return levels, pi, info
 
 

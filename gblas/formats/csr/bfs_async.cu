@@ -1,0 +1,332 @@
+// Barrier-free BFS for graphs of low average degree (grids, meshes, road networks): one
+// persistent cooperative kernel whose warps take vertices from one FIFO work queue and relax
+// their out-edges, with no barrier between levels (CuPy RawModule, -std=c++17).
+//
+// Why: on such graphs a level of the fused kernel (bfs_fused.cu) is a few thousand vertices,
+// and its time is a chain of dependent L2 accesses plus a grid barrier and the counters'
+// round trip (~4.8 µs on an H200, docs/gpu_bfs_notes.md §6) repeated for thousands of
+// levels. Here a vertex's out-edges are relaxed as soon as the vertex is taken from the
+// queue: the search's time is its depth times one vertex's chain, with no barrier in it.
+// The scheme is label-correcting (Atos: Chen et al., "Atos: A Task-Parallel GPU Scheduler for
+// Graph Analytics", ICPP 2022, whose BFS is a persistent kernel over a shared queue):
+//
+//   lw[v]   one word a vertex: its best level so far (bits 0-30; 2^31 - 1: not reached) and
+//           bit 31 set while v waits in the queue. A relaxation u -> v lowers the level by
+//           atomicCAS and appends v when it was not waiting already; taking v from the queue
+//           clears the bit with atomicAnd, which returns v's level at that moment (a later
+//           improvement appends v again). With one word, the level and the "waiting" flag
+//           change together: no fence between them.
+//   aq      the queue: slots [0, cap) of vertex ids, -1 until written; `tail` counts the
+//           reserved slots, `head` the claimed ones (a warp claims 32 at a time and each
+//           lane waits for its slot to be written), `finished` the slots whose vertex is
+//           done (its out-edges relaxed, what it appended already reserved). The search is
+//           over when finished == tail (read in that order, the first with acquire): every
+//           reserved slot done, so nothing in flight can append more.
+//
+// FIFO order keeps the tentative levels close to the final ones (a vertex reached by a
+// longer path is corrected when the shorter one arrives, and appended again). The levels
+// are exact when the queue drains. Parents are then one pass over the edges: for every
+// u -> v with level(v) = level(u) + 1, atomicMin(par[v], u): the smallest-index vertex one
+// level up, the CPU's parent. A queue of cap slots holds every append; a search that needs
+// more (a pathological order) sets meta[7] and stops, and the fused kernel launched after
+// this one on the same stream with stop 3 runs the search then (it returns at once when
+// meta[7] is 0).
+//
+// Outputs as bfs_fused.cu's (bfs_common.cuh): out_levels, out_bits, out_parents, out_count;
+// meta[0] = levels, meta[1] = reached, meta[2] = steps (levels - 1, one more when some vertex
+// is unreached: the fused kernel's count), meta[3] = ns of the start, meta[4] = ns of the
+// output passes, meta[7] = 1 where the queue overflowed, meta[8] = ns of the queue's search
+// (the other step times 0), and with log_steps meta[8 + FB_TLOG + i] = (vertices of level
+// i + 1) << 1 | 1 (every step a push).
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+#include "bfs_common.cuh"
+
+#define AB_QUEUED 0x80000000u
+#define AB_LEVEL 0x7fffffffu  // the level bits; all set: not reached
+#define AB_ROUND 1024         // out-edges of one row a lane takes per pass (hubs: several)
+#define AB_PB 4               // edges a lane has in flight at once
+#define AB_HBINS 4096         // the step log's histogram: levels counted in shared memory
+// counter words (ctr, zero at launch and left zero): on different 128-byte lines where the
+// fused kernel's 36 words allow, so the claims, appends and completions do not share one
+#define AB_HEAD 0
+#define AB_TAIL 16
+#define AB_FINISHED 32
+#define AB_OVERFLOW 8
+#define AB_REACHED 9
+#define AB_MAXLEVEL 10
+
+__device__ __forceinline__ int ab_poll(const int* p) {
+  int v;
+  asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void ab_put(int* p, int v) {
+  asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ unsigned long long ab_load(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ unsigned long long ab_load_acquire(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+// (release: the slots this thread reserved before are counted in `tail` before this count)
+__device__ __forceinline__ void ab_add_release(unsigned long long* p, unsigned long long v) {
+  asm volatile("red.release.gpu.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+// Warp-synchronous: the entries [rb, rb + deg) of every lane's row laid end to end, AB_PB
+// a lane at a time (edge-balanced over the lanes' rows, warp_owner): f(ok, own, col), own[b]
+// the lane whose row holds entry b (every lane calls f, the same number of times).
+template <class F>
+__device__ __forceinline__ void ab_edges(const fb_idx_t* __restrict__ idx, long long rb,
+                                         int deg, int lane, F&& f) {
+  const int incl = warp_inclusive_scan(deg, lane);
+  const int total = __shfl_sync(FB_FULL, incl, 31);
+  for (int base = 0; base < total; base += 32 * AB_PB) {
+    bool ok[AB_PB];
+    int own[AB_PB], col[AB_PB];
+#pragma unroll
+    for (int b = 0; b < AB_PB; ++b) {
+      const int i = base + 32 * b + lane;
+      own[b] = warp_owner(incl, i);
+      const long long ob = __shfl_sync(FB_FULL, rb, own[b]);
+      const int first = __shfl_sync(FB_FULL, incl, own[b]) - __shfl_sync(FB_FULL, deg, own[b]);
+      ok[b] = i < total;
+      col[b] = ok[b] ? (int)idx[ob + (i - first)] : -1;
+    }
+    f(ok, own, col);
+  }
+}
+
+// Relaxes v to level nl (AB_PB edges at once: the first CAS of each in flight together,
+// eager: assuming v unreached); push[b]: v was lowered and was not waiting, so this lane
+// appends it.
+__device__ __forceinline__ void ab_relax(unsigned int* lw, const bool* ok, const int* col,
+                                         const unsigned int* nl, bool* push) {
+  unsigned int old[AB_PB];
+#pragma unroll
+  for (int b = 0; b < AB_PB; ++b) {
+    old[b] = ok[b] ? atomicCAS(lw + col[b], AB_LEVEL, nl[b] | AB_QUEUED) : 0u;
+  }
+#pragma unroll
+  for (int b = 0; b < AB_PB; ++b) {
+    push[b] = ok[b] && old[b] == AB_LEVEL;
+    unsigned int w = old[b];
+    while (ok[b] && !push[b] && (w & AB_LEVEL) > nl[b]) {  // reached, by a longer path
+      const unsigned int o = atomicCAS(lw + col[b], w, nl[b] | AB_QUEUED);
+      if (o == w) push[b] = !(w & AB_QUEUED);
+      if (o == w) break;
+      w = o;
+    }
+  }
+}
+
+// Warp-synchronous: appends the lanes' pushed vertices to the queue (one reservation for the
+// warp, by lane 0: the release in ab_add_release orders it before the completion count).
+__device__ __forceinline__ void ab_append(int* aq, long long cap, unsigned long long* ctr,
+                                          const bool* push, const int* col, int lane) {
+  int cnt = 0;
+#pragma unroll
+  for (int b = 0; b < AB_PB; ++b) cnt += push[b];
+  const int incl = warp_inclusive_scan(cnt, lane);
+  const int total = __shfl_sync(FB_FULL, incl, 31);
+  if (total == 0) return;
+  unsigned long long base = 0;
+  if (lane == 0) {
+    base = atomicAdd(ctr + AB_TAIL, (unsigned long long)total);
+    if (base + total > (unsigned long long)cap) atomicExch(ctr + AB_OVERFLOW, 1ULL);
+  }
+  long long at = (long long)__shfl_sync(FB_FULL, base, 0) + incl - cnt;
+#pragma unroll
+  for (int b = 0; b < AB_PB; ++b) {
+    if (push[b]) {
+      if (at < cap) ab_put(aq + at, col[b]);
+      ++at;
+    }
+  }
+}
+
+// The queue's search (every warp until the queue drains or overflows).
+__device__ __forceinline__ void ab_search(const long long* __restrict__ a_ptr,
+                                          const fb_idx_t* __restrict__ a_idx, unsigned int* lw,
+                                          int* aq, long long cap, unsigned long long* ctr,
+                                          int sleep_ns, int lane) {
+  unsigned long long claim = 0;
+  unsigned int pend = 0;   // lanes whose claimed slot (claim + lane) is not read yet
+  bool act = false;        // this lane's row is being relaxed
+  long long rb = 0, re = 0;
+  unsigned int nl = 0;     // the level its out-neighbours get
+  while (true) {
+    if (pend == 0) {
+      if (lane == 0) claim = atomicAdd(ctr + AB_HEAD, 32ULL);
+      claim = __shfl_sync(FB_FULL, claim, 0);
+      pend = FB_FULL;
+    }
+    bool took = false;
+    if (!act && (pend >> lane & 1u) && claim + lane < (unsigned long long)cap) {
+      const int u = ab_poll(aq + claim + lane);
+      if (u >= 0) {
+        took = act = true;
+        nl = (atomicAnd(lw + u, ~AB_QUEUED) & AB_LEVEL) + 1u;
+        rb = a_ptr[u];
+        re = a_ptr[u + 1];
+      }
+    }
+    pend &= ~__ballot_sync(FB_FULL, took);
+    if (!__any_sync(FB_FULL, act)) {  // nothing to do: over, or wait for the slots
+      int quit = 0;
+      if (lane == 0) {
+        const unsigned long long f = ab_load_acquire(ctr + AB_FINISHED);
+        quit = f == ab_load(ctr + AB_TAIL) || ab_load(ctr + AB_OVERFLOW) != 0ULL;
+      }
+      if (__shfl_sync(FB_FULL, quit, 0)) return;
+      if (sleep_ns > 0) __nanosleep((unsigned int)sleep_ns);
+      continue;
+    }
+    const int deg = act ? (int)min(re - rb, (long long)AB_ROUND) : 0;
+    ab_edges(a_idx, rb, deg, lane, [&](const bool* ok, const int* own, const int* col) {
+      unsigned int lv[AB_PB];
+      bool push[AB_PB];
+#pragma unroll
+      for (int b = 0; b < AB_PB; ++b) lv[b] = __shfl_sync(FB_FULL, nl, own[b]);
+      ab_relax(lw, ok, col, lv, push);
+      ab_append(aq, cap, ctr, push, col, lane);
+    });
+    rb += deg;
+    const bool done = act && rb >= re;
+    act = act && !done;
+    const unsigned int fin = __ballot_sync(FB_FULL, done);
+    if (lane == 0 && fin) ab_add_release(ctr + AB_FINISHED, (unsigned long long)__popc(fin));
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(FB_BLOCK)
+bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_idx,
+          long long n, long long source, int want_parents, int log_steps, int sleep_ns,
+          unsigned int* lw, int* par, int* aq, long long cap,
+          unsigned long long* ctr,  // zero at launch; left zero
+          long long* out_levels, bool* out_bits, long long* out_parents,
+          unsigned long long* out_count, unsigned int* meta) {
+  cg::grid_group grid = cg::this_grid();
+  __shared__ unsigned int s_hist[AB_HBINS];
+  const unsigned long long t_start = fb_clock();
+  const int lane = threadIdx.x & 31;
+  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long nthreads = (long long)gridDim.x * blockDim.x;
+  const int src = (int)source;
+
+  // ---- start: every vertex unreached but the source (waiting in slot 0), empty slots
+  for (long long v = tid; v < n; v += nthreads) {
+    lw[v] = v == src ? AB_QUEUED : AB_LEVEL;
+    if (want_parents) par[v] = v == src ? src : FB_INT_MAX;
+  }
+  for (long long i = tid; i < cap; i += nthreads) aq[i] = i == 0 ? src : -1;
+  if (tid == 0) ctr[AB_TAIL] = 1ULL;
+  grid.sync();
+  const unsigned long long t_search = fb_clock();
+
+  ab_search(a_ptr, a_idx, lw, aq, cap, ctr, sleep_ns, lane);
+  grid.sync();
+  const unsigned long long t_out = fb_clock();
+  if (ctr[AB_OVERFLOW]) {  // the fused kernel launched next runs the search (meta[7])
+    grid.sync();           // (every block has read the flag before it is cleared)
+    if (tid == 0) {
+      meta[7] = 1u;
+      ctr[AB_HEAD] = ctr[AB_TAIL] = ctr[AB_FINISHED] = ctr[AB_OVERFLOW] = 0ULL;
+    }
+    return;
+  }
+
+  // ---- levels, reached count, deepest level; parents: atomicMin over the tree edges
+  unsigned long long reached = 0;
+  unsigned int deepest = 0;
+  const long long gwarp = tid >> 5, nwarps = nthreads >> 5;
+  for (long long w0 = gwarp * 32; w0 < n; w0 += nwarps * 32) {
+    const long long u = w0 + lane;
+    const unsigned int l = u < n ? lw[u] & AB_LEVEL : AB_LEVEL;
+    const bool hit = l != AB_LEVEL;
+    if (u < n) {
+      out_levels[u] = hit ? (long long)l : -1LL;
+      out_bits[u] = hit;
+    }
+    reached += hit;
+    if (hit) deepest = max(deepest, l);
+    if (!want_parents) continue;
+    long long rb = hit ? a_ptr[u] : 0, re = hit ? a_ptr[u + 1] : 0;
+    while (__any_sync(FB_FULL, rb < re)) {
+      const int deg = (int)min(re - rb, (long long)AB_ROUND);
+      ab_edges(a_idx, rb, deg, lane, [&](const bool* ok, const int* own, const int* col) {
+#pragma unroll
+        for (int b = 0; b < AB_PB; ++b) {
+          const unsigned int lu = __shfl_sync(FB_FULL, l, own[b]);
+          const int pu = (int)(w0 + own[b]);
+          if (ok[b] && (__ldcg(lw + col[b]) & AB_LEVEL) == lu + 1u) atomicMin(par + col[b], pu);
+        }
+      });
+      rb += deg;
+    }
+  }
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {
+    reached += __shfl_xor_sync(FB_FULL, reached, off);
+    deepest = max(deepest, __shfl_xor_sync(FB_FULL, deepest, off));
+  }
+  if (lane == 0 && reached) {
+    atomicAdd(ctr + AB_REACHED, reached);
+    atomicMax(ctr + AB_MAXLEVEL, (unsigned long long)deepest);
+  }
+  grid.sync();
+  const unsigned long long nreached = __ldcg(ctr + AB_REACHED);
+  const long long levels = (long long)__ldcg(ctr + AB_MAXLEVEL) + 1;
+  const long long steps = levels - 1 + ((long long)nreached < n);
+  if (want_parents) {
+    for (long long v = tid; v < n; v += nthreads) {
+      out_parents[v] = (lw[v] & AB_LEVEL) != AB_LEVEL ? (long long)__ldcg(par + v) : -1LL;
+    }
+  }
+  for (long long i = tid; i < min(steps, (long long)FB_TLOG); i += nthreads) {
+    meta[8 + i] = i == 0 ? (unsigned int)(t_out - t_search) : 0u;
+  }
+  if (log_steps) {  // the vertices of each level, counted in shared memory first
+    for (long long i = tid; i < steps; i += nthreads) meta[8 + FB_TLOG + i] = 1u;
+    for (int i = threadIdx.x; i < AB_HBINS; i += blockDim.x) s_hist[i] = 0u;
+    grid.sync();
+    const long long per = (n + gridDim.x - 1) / gridDim.x;  // a block's run of vertices
+    const long long v1 = min(n, per * (blockIdx.x + 1));
+    for (long long v = per * blockIdx.x + threadIdx.x; v < v1; v += blockDim.x) {
+      const unsigned int l = lw[v] & AB_LEVEL;
+      if (l == AB_LEVEL || l == 0u) continue;
+      if (l <= AB_HBINS) {
+        atomicAdd(s_hist + l - 1, 1u);
+      } else {
+        atomicAdd(meta + 8 + FB_TLOG + l - 1, 2u);
+      }
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < AB_HBINS; i += blockDim.x) {
+      if (s_hist[i]) atomicAdd(meta + 8 + FB_TLOG + i, 2u * s_hist[i]);
+    }
+  }
+  if (tid == 0) {
+    meta[0] = (unsigned int)levels;
+    meta[1] = (unsigned int)nreached;
+    meta[2] = (unsigned int)steps;
+    meta[3] = (unsigned int)(t_search - t_start);
+    meta[4] = (unsigned int)(fb_clock() - t_out);
+    meta[5] = 0u;
+    meta[7] = 0u;
+    *out_count = nreached;
+    // (every block read the counters after the grid sync above, before its own writes)
+  }
+  grid.sync();
+  if (tid == 0) {
+    ctr[AB_HEAD] = ctr[AB_TAIL] = ctr[AB_FINISHED] = 0ULL;
+    ctr[AB_REACHED] = ctr[AB_MAXLEVEL] = 0ULL;
+  }
+}

@@ -1,0 +1,107 @@
+"""The barrier-free BFS of ``bfs_async.cu``: for graphs of low average degree (grids, meshes,
+road networks), whose thousands of narrow levels each cost the fused kernel a grid barrier
+and a chain of L2 round trips (docs/gpu_bfs_notes.md §7).
+
+:func:`gblas.formats.csr.bfs_fused.fused_bfs` launches it (``async_bfs``: by default where
+:func:`prefers_async` says so) and then the fused kernel with stop 3, which runs the search
+only where this kernel's queue overflowed; both write the same outputs, so the results and
+the host's reads are the fused path's.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from ...exceptions import InvalidValue
+
+# Average out-degree below which the default picks the barrier-free kernel: road networks
+# (2.4-2.8), grids (4), meshes; not Kronecker or uniform graphs (16-32 and more), whose few
+# wide levels want the fused kernel's direction switch and its balanced push.
+ASYNC_DEGREE = 8.0
+# Longest row the default accepts: a lane takes AB_ROUND (1024) edges of a row a pass, so a
+# hub's row is a chain of passes of one warp (the fused kernel splits hubs over the grid).
+ASYNC_MAX_ROW = 4096
+# ns a warp with nothing to do sleeps before it polls its slots again (__nanosleep)
+ASYNC_SLEEP_NS = 0
+# kernel parameters, one letter each (bfs_fused.CoopLaunch): a_ptr, a_idx; n, source;
+# want_parents, log_steps, sleep_ns; lw, par, aq; cap; ctr; the outputs; meta
+_ASYNC_ARGS = "pp" + "qq" + "iii" + "ppp" + "q" + "p" + "ppppp"
+
+
+def _fused() -> Any:
+    from . import bfs_fused  # (bfs_fused imports this module)
+
+    return bfs_fused
+
+
+@functools.cache
+def get_kernel(device_id: int, idx32: bool) -> tuple[Any, int, int]:
+    """(kernel, blocks per SM, SMs): bfs_async compiled for ``device_id`` (int32 column ids
+    where ``idx32``), memoised per device and id width."""
+    bf = _fused()
+    cp = bf._cp()
+    options = ("-std=c++17",) + (("-DFB_IDX32",) if idx32 else ())
+    with cp.cuda.Device(device_id):
+        mod = cp.RawModule(code=bf.module_source("bfs_async.cu"), options=options,
+                           enable_cooperative_groups=True)
+        kern = mod.get_function("bfs_async")
+        return (kern, *bf.occupancy(kern, device_id))
+
+
+@functools.cache
+def _launcher(device_id: int, idx32: bool) -> Any:
+    return _fused().CoopLaunch(get_kernel(device_id, idx32)[0], _ASYNC_ARGS)
+
+
+def prefers_async(csr: Any, direction: str) -> bool:
+    """The default of ``fused_bfs(async_bfs=None)``: a push or auto search over a graph of
+    average out-degree below ASYNC_DEGREE whose longest row is at most ASYNC_MAX_ROW
+    (the row lengths' maximum is taken once per CSR and kept)."""
+    if direction == "pull" or csr.nnz >= ASYNC_DEGREE * max(csr.nrows, 1):
+        return False
+    return max_row_length(csr) <= ASYNC_MAX_ROW
+
+
+def max_row_length(csr: Any) -> int:
+    """The longest row of ``csr`` (one reduction and one read, kept on the CSR: its arrays
+    are not changed in place)."""
+    d = csr.__dict__
+    if "_max_row_length" not in d:
+        lens = csr.indptr[1:] - csr.indptr[:-1]
+        d["_max_row_length"] = int(lens.max()) if csr.nrows else 0
+    return d["_max_row_length"]
+
+
+def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any) -> None:
+    """InvalidValue unless ``async_bfs`` is None or a bool, ``async_cap`` None or a positive
+    int and ``sleep_ns`` an int from 0 to 10**6."""
+    if async_bfs is not None and not isinstance(async_bfs, bool):
+        raise InvalidValue(f"async_bfs must be None, True or False, got {async_bfs!r}")
+    if async_cap is not None and (isinstance(async_cap, bool) or not isinstance(async_cap, int)
+                                  or async_cap < 1):
+        raise InvalidValue(f"async_cap must be a positive int or None, got {async_cap!r}")
+    if isinstance(sleep_ns, bool) or not isinstance(sleep_ns, int) or not 0 <= sleep_ns <= 10**6:
+        raise InvalidValue(f"async_sleep_ns must be an int from 0 to 1000000, got {sleep_ns!r}")
+
+
+def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, parents: bool,
+           log_steps: bool, grid: int, cap: int | None, sleep_ns: int) -> int:
+    """Launches bfs_async over the scratch ``w`` (bfs_fused.Work; ``graph``: its pointers,
+    A's CSR first) on the current stream: the queue is the scratch's two frontier queues (2n
+    slots, one allocation) unless ``cap`` asks fewer. The counters must be zero. Returns the
+    grid launched (at most ``grid`` blocks, at most those resident at once)."""
+    _, per_sm, sms = get_kernel(dev, idx32)
+    grid = min(grid, per_sm * sms)
+    n = w.n
+    slots = min(2 * n, cap) if cap is not None else 2 * n
+    args = (graph[0], graph[1], n, src, int(bool(parents)), int(bool(log_steps)), sleep_ns,
+            w.lvl.data.ptr, w.par.data.ptr, w.q0.data.ptr, slots, w.ctr.data.ptr,
+            w.out_levels.data.ptr, w.out_bits.data.ptr, w.out_parents.data.ptr,
+            w.out_count.data.ptr, w.meta.data.ptr)
+    _launcher(dev, idx32)(grid, _fused()._BLOCK, args)
+    return grid
+
+
+__all__ = ["ASYNC_DEGREE", "ASYNC_MAX_ROW", "ASYNC_SLEEP_NS", "check_knobs", "get_kernel",
+           "launch", "max_row_length", "prefers_async"]

@@ -1,0 +1,153 @@
+"""The barrier-free BFS (gblas/formats/csr/bfs_async.cu, through fused_bfs) against the CPU
+BFS: the same levels and parents (smallest-index parent one level up) on every graph of the
+fused kernel's tests, hubs and directed graphs included, at scale on grids and road-like
+graphs (where levels are corrected when a longer path arrives first), the step log's
+frontier sizes, the fallback to the fused kernel when the queue overflows, and the knobs'
+errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from test_gpu_fused_bfs import GPU, GRAPHS, _same, _sources
+
+import gblas as gb
+from gblas import Matrix, generators
+from gblas.algorithms import bfs, validate_bfs
+from gblas.exceptions import InvalidValue
+
+pytestmark = pytest.mark.gpu
+
+
+def _fused_bfs(*args: Any, **kw: Any) -> Any:
+    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+    return fused_bfs(*args, **kw)
+
+
+def _level_counts(levels: Any, n: int) -> list[int]:
+    """The frontier after each step as the fused kernel logs it: the vertices of levels 1,
+    2, ...; one 0 more when some vertex is unreached (the step that found nothing)."""
+    idx, val = levels.to_coo()
+    counts = np.bincount(val.astype(np.int64)).tolist()[1:]
+    return counts + ([0] if len(idx) < n else [])
+
+
+def _check(A: Matrix, Ag: Matrix, src: int, what: str, **knobs: Any) -> dict:  # noqa: N803
+    lc, pc = bfs(A, src, parents=True)
+    lg, pg, info = _fused_bfs(Ag, src, parents=True, **knobs)
+    _same(lc, lg, what + " levels")
+    _same(pc, pg, what + " parents")
+    assert info["levels"] == int(lc.to_coo()[1].max()) + 1, what
+    assert info["reached"] == lc.nvals, what
+    assert info["frontier"] == _level_counts(lc, A.nrows), what
+    assert set(info["directions"]) <= {"push"}, what
+    return info
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+@pytest.mark.parametrize("direction", ["auto", "push"])
+def test_async_same_as_cpu(name: str, direction: str) -> None:
+    """Every test graph, the barrier-free kernel asked for (hubs and dense graphs too): the
+    CPU's levels and parents, the step log's level sizes; no fallback."""
+    A = GRAPHS[name]()  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    for src in _sources(A, 4, 13):
+        info = _check(A, Ag, src, f"{name} source {src} {direction}", direction=direction,
+                      async_bfs=True)
+        assert info["async_grid"] and info["async_fallback"] is False
+
+
+@pytest.mark.parametrize("make", [lambda: generators.grid2d(300, 301),
+                                  lambda: generators.road_like(60000, seed=4),
+                                  lambda: generators.grid2d(2000, 40)],
+                         ids=["grid300", "road60k", "strip2000x40"])
+def test_async_at_scale(make: Any) -> None:
+    """Thousands of levels and tens of thousands of vertices in flight (tentative levels
+    corrected): the CPU's levels and parents, chosen by default (low average degree)."""
+    A = make()  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    for src in _sources(A, 3, 2):
+        info = _check(A, Ag, src, f"source {src}", async_bfs=None)
+        assert info["async_grid"], "prefers_async should take the barrier-free kernel"
+        lv, pi = (v.to("cpu") for v in bfs(Ag, src, parents=True))
+        assert validate_bfs(A, src, lv, pi)
+
+
+@pytest.mark.parametrize("cap", [1, 2, 64])
+def test_async_queue_overflow_falls_back(cap: int) -> None:
+    """A queue too small for the search: the fused kernel launched after it runs the search
+    (info['async_fallback']), with the CPU's results and LAGraph's directions."""
+    A = generators.grid2d(30, 40)  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    for src in (0, 617):
+        st: dict = {}
+        lc, pc = bfs(A, src, parents=True, stats=st)
+        lg, pg, info = _fused_bfs(Ag, src, parents=True, async_bfs=True, async_cap=cap)
+        _same(lc, lg, f"cap {cap} levels")
+        _same(pc, pg, f"cap {cap} parents")
+        assert info["async_fallback"] is True
+        assert info["directions"] == st["directions"]
+
+
+def test_async_default_choice() -> None:
+    """async_bfs=None: low average degree without long rows barrier-free; Kronecker graphs
+    and pull-only searches the fused kernel alone, as async_bfs=False (the default)."""
+    grid, kron = (g.to(GPU) for g in (generators.grid2d(20, 30), generators.kronecker(11, seed=1)))
+    assert _fused_bfs(grid, 0, async_bfs=None)[2]["async_grid"]
+    assert _fused_bfs(grid, 0, direction="pull", async_bfs=None)[2]["async_grid"] is None
+    assert _fused_bfs(grid, 0)[2]["async_grid"] is None
+    assert _fused_bfs(kron, 0, async_bfs=None)[2]["async_grid"] is None
+
+
+def test_async_unread_and_sleep() -> None:
+    """step_log=False (nothing read back) and idle warps that sleep between polls: the same
+    levels."""
+    A = generators.road_like(5000, seed=9)  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    ref = bfs(A, 17)
+    lv, _, info = _fused_bfs(Ag, 17, step_log=False, async_bfs=True)
+    assert info["host_syncs"] == 0
+    _same(ref, lv, "unread")
+    _check(A, Ag, 17, "sleep", async_bfs=True, async_sleep_ns=500)
+
+
+def test_async_degenerate_graphs() -> None:
+    """One vertex; an isolated source; a directed path read against its direction: the
+    source alone or the path's levels, as the CPU."""
+    one = Matrix.from_coo(np.array([], np.int64), np.array([], np.int64), True, nrows=1,
+                          ncols=1)
+    _check(one, one.to(GPU), 0, "one vertex", async_bfs=True)
+    r, c = np.arange(99), np.arange(1, 100)
+    path = Matrix.from_coo(r, c, True, nrows=120, ncols=120)
+    for src in (0, 50, 99, 110):
+        _check(path, path.to(GPU), src, f"path source {src}", async_bfs=True)
+
+
+@pytest.mark.parametrize("knobs", [{"async_bfs": "yes"}, {"async_bfs": 1},
+                                   {"async_cap": 0}, {"async_cap": True},
+                                   {"async_sleep_ns": -1}, {"async_sleep_ns": 2.5}])
+def test_async_knob_errors(knobs: dict) -> None:
+    Ag = generators.grid2d(4, 4).to(GPU)  # noqa: N806
+    with pytest.raises(InvalidValue):
+        _fused_bfs(Ag, 0, **knobs)
+
+
+def test_async_scipy_matrix_with_values() -> None:
+    """A road-like graph with float values, made in SciPy and uploaded with
+    from_scipy_sparse(device=...): the CPU's levels and parents from the same SciPy matrix."""
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    A = generators.road_like(20000, seed=3)  # noqa: N806
+    r, c = A.to_coo()[:2]
+    S = sp.csr_matrix((np.random.default_rng(1).random(len(r)) + 1.0, (r, c)),  # noqa: N806
+                      shape=A.shape)
+    Ag = gb.Matrix.from_scipy_sparse(S, device=GPU)  # noqa: N806
+    Ac = gb.Matrix.from_scipy_sparse(S)  # noqa: N806
+    lc, pc = bfs(Ac, 5, parents=True)
+    lg, pg, info = _fused_bfs(Ag, 5, parents=True, async_bfs=True)
+    assert info["async_grid"] and not info["async_fallback"]
+    _same(lc, lg, "scipy levels")
+    _same(pc, pg, "scipy parents")
