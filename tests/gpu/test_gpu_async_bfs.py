@@ -35,6 +35,10 @@ def _level_counts(levels: Any, n: int) -> list[int]:
     return counts + ([0] if len(idx) < n else [])
 
 
+def what_pushes(info: dict) -> str:
+    return f"{info['async_pushes']} pushes for {info['reached']} vertices reached"
+
+
 def _check(A: Matrix, Ag: Matrix, src: int, what: str, **knobs: Any) -> dict:  # noqa: N803
     lc, pc = bfs(A, src, parents=True)
     lg, pg, info = _fused_bfs(Ag, src, parents=True, **knobs)
@@ -58,6 +62,7 @@ def test_async_same_as_cpu(name: str, direction: str) -> None:
         info = _check(A, Ag, src, f"{name} source {src} {direction}", direction=direction,
                       async_bfs=True)
         assert info["async_grid"] and info["async_fallback"] is False
+        assert info["async_pushes"] >= info["reached"] - 1, what_pushes(info)
 
 
 @pytest.mark.parametrize("make", [lambda: generators.grid2d(300, 301),
@@ -76,10 +81,12 @@ def test_async_at_scale(make: Any) -> None:
         assert validate_bfs(A, src, lv, pi)
 
 
-@pytest.mark.parametrize("cap", [1, 2, 64])
+@pytest.mark.parametrize("cap", [1, 2])
 def test_async_queue_overflow_falls_back(cap: int) -> None:
-    """A queue too small for the search: the fused kernel launched after it runs the search
-    (info['async_fallback']), with the CPU's results and LAGraph's directions."""
+    """A queue too small for the search (most pushes go to the finding warp's free lanes,
+    not the queue: only a few slots surely overflow): the fused kernel launched after it
+    runs the search (info['async_fallback']), with the CPU's results and LAGraph's
+    directions."""
     A = generators.grid2d(30, 40)  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
     for src in (0, 617):

@@ -48,6 +48,7 @@ namespace cg = cooperative_groups;
 #define AB_ROUND 1024         // out-edges of one row a lane takes per pass (hubs: several)
 #define AB_PB 4               // edges a lane has in flight at once
 #define AB_HBINS 4096         // the step log's histogram: levels counted in shared memory
+#define AB_QUIT_EVERY 8       // idle passes of a warp per look at the termination counters
 // counter words (ctr, zero at launch and left zero): on different 128-byte lines where the
 // fused kernel's 36 words allow, so the claims, appends and completions do not share one
 #define AB_HEAD 0
@@ -56,6 +57,7 @@ namespace cg = cooperative_groups;
 #define AB_OVERFLOW 8
 #define AB_REACHED 9
 #define AB_MAXLEVEL 10
+#define AB_PUSHES 11
 
 __device__ __forceinline__ int ab_poll(const int* p) {
   int v;
@@ -127,82 +129,124 @@ __device__ __forceinline__ void ab_relax(unsigned int* lw, const bool* ok, const
   }
 }
 
-// Warp-synchronous: appends the lanes' pushed vertices to the queue (one reservation for the
-// warp, by lane 0: the release in ab_add_release orders it before the completion count).
-__device__ __forceinline__ void ab_append(int* aq, long long cap, unsigned long long* ctr,
-                                          const bool* push, const int* col, int lane) {
+// Warp-synchronous: the lanes' pushed vertices, numbered in lane order from `*nloc` on:
+// those numbered below nfree go to this warp's free lanes (the i-th to the i-th set lane of
+// freem, through s_loc), the rest to the queue (one reservation for the warp, by lane 0:
+// the release in ab_add_release orders it before the completion count). Returns the pushes.
+__device__ __forceinline__ int ab_place(int* aq, long long cap, unsigned long long* ctr,
+                                        const bool* push, const int* col, int* s_loc,
+                                        unsigned int freem, int nfree, int* nloc, int lane) {
   int cnt = 0;
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) cnt += push[b];
   const int incl = warp_inclusive_scan(cnt, lane);
   const int total = __shfl_sync(FB_FULL, incl, 31);
-  if (total == 0) return;
+  if (total == 0) return 0;
+  const int keep = max(0, min(total, nfree - *nloc));  // for this warp's free lanes
   unsigned long long base = 0;
-  if (lane == 0) {
-    base = atomicAdd(ctr + AB_TAIL, (unsigned long long)total);
-    if (base + total > (unsigned long long)cap) atomicExch(ctr + AB_OVERFLOW, 1ULL);
+  if (lane == 0 && total > keep) {
+    base = atomicAdd(ctr + AB_TAIL, (unsigned long long)(total - keep));
+    if (base + (total - keep) > (unsigned long long)cap) atomicExch(ctr + AB_OVERFLOW, 1ULL);
   }
-  long long at = (long long)__shfl_sync(FB_FULL, base, 0) + incl - cnt;
+  base = __shfl_sync(FB_FULL, base, 0);
+  int q = incl - cnt;  // this lane's first push, numbered in the warp's pushes of this call
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) {
     if (push[b]) {
-      if (at < cap) ab_put(aq + at, col[b]);
-      ++at;
+      if (q < keep) {
+        s_loc[__fns(freem, 0, *nloc + q + 1)] = col[b];
+      } else if ((long long)base + (q - keep) < cap) {
+        ab_put(aq + base + (q - keep), col[b]);
+      }
+      ++q;
     }
   }
+  *nloc += keep;
+  return total;
 }
 
-// The queue's search (every warp until the queue drains or overflows).
-__device__ __forceinline__ void ab_search(const long long* __restrict__ a_ptr,
-                                          const fb_idx_t* __restrict__ a_idx, unsigned int* lw,
-                                          int* aq, long long cap, unsigned long long* ctr,
-                                          int sleep_ns, int lane) {
-  unsigned long long claim = 0;
+// The search (every warp until the queue drains or overflows). A lane relaxes one row at a
+// time (up to AB_ROUND of its entries a pass): a vertex from its claimed slot of the queue,
+// or one this warp's last pass pushed (local continuation: the next level of a vertex is
+// relaxed by the warp that found it, without the queue's round trip, while the warp has free
+// lanes; what does not fit goes to the queue for other warps). A warp claims 32 slots only
+// when it is idle and its claims are used up, and counts its slots finished only when it is
+// idle (its local vertices descend from them), so finished == tail still means nothing is
+// in flight. Returns the relaxations that lowered a level (pushes).
+__device__ __forceinline__ unsigned long long ab_search(const long long* __restrict__ a_ptr,
+                                                        const fb_idx_t* __restrict__ a_idx,
+                                                        unsigned int* lw, int* aq,
+                                                        long long cap,
+                                                        unsigned long long* ctr,
+                                                        int* s_loc, int sleep_ns, int lane) {
+  unsigned long long claim = 0, pushes = 0;
   unsigned int pend = 0;   // lanes whose claimed slot (claim + lane) is not read yet
+  int held = 0;            // (lane 0) slots taken since this warp was last idle
+  unsigned int idle = 0;   // (lane 0) idle passes
   bool act = false;        // this lane's row is being relaxed
+  int got = -1;            // a vertex handed to this lane by the last pass
   long long rb = 0, re = 0;
   unsigned int nl = 0;     // the level its out-neighbours get
   while (true) {
-    if (pend == 0) {
-      if (lane == 0) claim = atomicAdd(ctr + AB_HEAD, 32ULL);
-      claim = __shfl_sync(FB_FULL, claim, 0);
-      pend = FB_FULL;
-    }
     bool took = false;
-    if (!act && (pend >> lane & 1u) && claim + lane < (unsigned long long)cap) {
-      const int u = ab_poll(aq + claim + lane);
-      if (u >= 0) {
-        took = act = true;
-        nl = (atomicAnd(lw + u, ~AB_QUEUED) & AB_LEVEL) + 1u;
-        rb = a_ptr[u];
-        re = a_ptr[u + 1];
-      }
+    int u = got;
+    if (!act && u < 0 && (pend >> lane & 1u) && claim + lane < (unsigned long long)cap) {
+      u = ab_poll(aq + claim + lane);
+      took = u >= 0;
     }
-    pend &= ~__ballot_sync(FB_FULL, took);
-    if (!__any_sync(FB_FULL, act)) {  // nothing to do: over, or wait for the slots
+    if (!act && u >= 0) {  // (the level read and the flag cleared with one atomic)
+      act = true;
+      nl = (atomicAnd(lw + u, ~AB_QUEUED) & AB_LEVEL) + 1u;
+      rb = a_ptr[u];
+      re = a_ptr[u + 1];
+    }
+    got = -1;
+    const unsigned int tookm = __ballot_sync(FB_FULL, took);
+    pend &= ~tookm;
+    held += __popc(tookm);
+    if (!__any_sync(FB_FULL, act)) {  // idle: count the slots done; over, or wait
       int quit = 0;
       if (lane == 0) {
-        const unsigned long long f = ab_load_acquire(ctr + AB_FINISHED);
-        quit = f == ab_load(ctr + AB_TAIL) || ab_load(ctr + AB_OVERFLOW) != 0ULL;
+        if (held) ab_add_release(ctr + AB_FINISHED, (unsigned long long)held);
+        // (every AB_QUIT_EVERY idle passes: a thousand idle warps reading the counters'
+        // lines at every pass slow the appends and completions on them)
+        if (++idle % AB_QUIT_EVERY == 0) {
+          const unsigned long long f = ab_load_acquire(ctr + AB_FINISHED);
+          quit = f == ab_load(ctr + AB_TAIL) || ab_load(ctr + AB_OVERFLOW) != 0ULL;
+        }
       }
-      if (__shfl_sync(FB_FULL, quit, 0)) return;
-      if (sleep_ns > 0) __nanosleep((unsigned int)sleep_ns);
+      held = 0;
+      if (__shfl_sync(FB_FULL, quit, 0)) return pushes;
+      if (pend == 0) {
+        if (lane == 0) claim = atomicAdd(ctr + AB_HEAD, 32ULL);
+        claim = __shfl_sync(FB_FULL, claim, 0);
+        pend = FB_FULL;
+      } else if (sleep_ns > 0) {
+        __nanosleep((unsigned int)sleep_ns);
+      }
       continue;
     }
     const int deg = act ? (int)min(re - rb, (long long)AB_ROUND) : 0;
+    // free after this pass, and not waiting for a claimed slot: may take a pushed vertex
+    const unsigned int freem = __ballot_sync(FB_FULL, !(act && rb + deg < re) &&
+                                                          !(pend >> lane & 1u));
+    const int nfree = __popc(freem);
+    int nloc = 0;
     ab_edges(a_idx, rb, deg, lane, [&](const bool* ok, const int* own, const int* col) {
       unsigned int lv[AB_PB];
       bool push[AB_PB];
 #pragma unroll
       for (int b = 0; b < AB_PB; ++b) lv[b] = __shfl_sync(FB_FULL, nl, own[b]);
       ab_relax(lw, ok, col, lv, push);
-      ab_append(aq, cap, ctr, push, col, lane);
+      pushes += ab_place(aq, cap, ctr, push, col, s_loc, freem, nfree, &nloc, lane);
     });
     rb += deg;
-    const bool done = act && rb >= re;
-    act = act && !done;
-    const unsigned int fin = __ballot_sync(FB_FULL, done);
-    if (lane == 0 && fin) ab_add_release(ctr + AB_FINISHED, (unsigned long long)__popc(fin));
+    act = act && rb < re;
+    __syncwarp();
+    if (freem >> lane & 1u) {
+      if (__popc(freem & ((1u << lane) - 1u)) < nloc) got = s_loc[lane];
+    }
+    __syncwarp();
   }
 }
 
@@ -215,6 +259,7 @@ bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
           unsigned long long* out_count, unsigned int* meta) {
   cg::grid_group grid = cg::this_grid();
   __shared__ unsigned int s_hist[AB_HBINS];
+  __shared__ int s_loc[FB_BLOCK];  // vertices handed to free lanes (ab_place)
   const unsigned long long t_start = fb_clock();
   const int lane = threadIdx.x & 31;
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -231,7 +276,9 @@ bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   grid.sync();
   const unsigned long long t_search = fb_clock();
 
-  ab_search(a_ptr, a_idx, lw, aq, cap, ctr, sleep_ns, lane);
+  const unsigned long long pushes =
+      ab_search(a_ptr, a_idx, lw, aq, cap, ctr, s_loc + (threadIdx.x & ~31), sleep_ns, lane);
+  if (lane == 0) atomicAdd(ctr + AB_PUSHES, pushes);
   grid.sync();
   const unsigned long long t_out = fb_clock();
   if (ctr[AB_OVERFLOW]) {  // the fused kernel launched next runs the search (meta[7])
@@ -239,6 +286,7 @@ bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
     if (tid == 0) {
       meta[7] = 1u;
       ctr[AB_HEAD] = ctr[AB_TAIL] = ctr[AB_FINISHED] = ctr[AB_OVERFLOW] = 0ULL;
+      ctr[AB_PUSHES] = 0ULL;
     }
     return;
   }
@@ -320,6 +368,7 @@ bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
     meta[3] = (unsigned int)(t_search - t_start);
     meta[4] = (unsigned int)(fb_clock() - t_out);
     meta[5] = 0u;
+    meta[6] = (unsigned int)min(__ldcg(ctr + AB_PUSHES), 0xffffffffULL);
     meta[7] = 0u;
     *out_count = nreached;
     // (every block read the counters after the grid sync above, before its own writes)
@@ -327,6 +376,6 @@ bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   grid.sync();
   if (tid == 0) {
     ctr[AB_HEAD] = ctr[AB_TAIL] = ctr[AB_FINISHED] = 0ULL;
-    ctr[AB_REACHED] = ctr[AB_MAXLEVEL] = 0ULL;
+    ctr[AB_REACHED] = ctr[AB_MAXLEVEL] = ctr[AB_PUSHES] = 0ULL;
   }
 }

@@ -449,6 +449,8 @@ class Work:
             info["block_steps"] = int(head[5])
         if async_search:  # the barrier-free kernel's queue overflowed: the fused one ran
             info["async_fallback"] = bool(head[7])
+            if not info["async_fallback"]:  # levels lowered: reached - 1 and corrections
+                info["async_pushes"] = int(head[6])
         return levels, pi, info, reads
 
     def launch_args(self, graph: tuple[int, ...], state: tuple[int, ...], src: int,
