@@ -52,15 +52,16 @@ def _check(A: Matrix, Ag: Matrix, src: int, what: str, **knobs: Any) -> dict:  #
 
 
 @pytest.mark.parametrize("name", sorted(GRAPHS))
-@pytest.mark.parametrize("direction", ["auto", "push"])
-def test_async_same_as_cpu(name: str, direction: str) -> None:
-    """Every test graph, the barrier-free kernel asked for (hubs and dense graphs too): the
-    CPU's levels and parents, the step log's level sizes; no fallback."""
+@pytest.mark.parametrize(("direction", "claim"), [("auto", 32), ("push", 1), ("push", 5)])
+def test_async_same_as_cpu(name: str, direction: str, claim: int) -> None:
+    """Every test graph, the barrier-free kernel asked for (hubs and dense graphs too), warps
+    claiming 32, 5 or 1 slots at once: the CPU's levels and parents, the step log's level
+    sizes; no fallback."""
     A = GRAPHS[name]()  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
     for src in _sources(A, 4, 13):
-        info = _check(A, Ag, src, f"{name} source {src} {direction}", direction=direction,
-                      async_bfs=True)
+        info = _check(A, Ag, src, f"{name} source {src} {direction} claim {claim}",
+                      direction=direction, async_bfs=True, async_claim=claim)
         assert info["async_grid"] and info["async_fallback"] is False
         assert info["async_pushes"] >= info["reached"] - 1, what_pushes(info)
 
@@ -135,7 +136,8 @@ def test_async_degenerate_graphs() -> None:
 
 @pytest.mark.parametrize("knobs", [{"async_bfs": "yes"}, {"async_bfs": 1},
                                    {"async_cap": 0}, {"async_cap": True},
-                                   {"async_sleep_ns": -1}, {"async_sleep_ns": 2.5}])
+                                   {"async_sleep_ns": -1}, {"async_sleep_ns": 2.5},
+                                   {"async_claim": 0}, {"async_claim": 33}])
 def test_async_knob_errors(knobs: dict) -> None:
     Ag = generators.grid2d(4, 4).to(GPU)  # noqa: N806
     with pytest.raises(InvalidValue):

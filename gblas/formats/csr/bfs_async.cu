@@ -169,7 +169,8 @@ __device__ __forceinline__ int ab_place(int* aq, long long cap, unsigned long lo
 // time (up to AB_ROUND of its entries a pass): a vertex from its claimed slot of the queue,
 // or one this warp's last pass pushed (local continuation: the next level of a vertex is
 // relaxed by the warp that found it, without the queue's round trip, while the warp has free
-// lanes; what does not fit goes to the queue for other warps). A warp claims 32 slots only
+// lanes; what does not fit goes to the queue for other warps). A warp claims claim_lanes
+// slots (one a lane, from lane 0: lanes without a claim are free for its own pushes) only
 // when it is idle and its claims are used up, and counts its slots finished only when it is
 // idle (its local vertices descend from them), so finished == tail still means nothing is
 // in flight. Returns the relaxations that lowered a level (pushes).
@@ -178,7 +179,8 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
                                                         unsigned int* lw, int* aq,
                                                         long long cap,
                                                         unsigned long long* ctr,
-                                                        int* s_loc, int sleep_ns, int lane) {
+                                                        int* s_loc, int claim_lanes,
+                                                        int sleep_ns, int lane) {
   unsigned long long claim = 0, pushes = 0;
   unsigned int pend = 0;   // lanes whose claimed slot (claim + lane) is not read yet
   int held = 0;            // (lane 0) slots taken since this warp was last idle
@@ -217,10 +219,10 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
       }
       held = 0;
       if (__shfl_sync(FB_FULL, quit, 0)) return pushes;
-      if (pend == 0) {
-        if (lane == 0) claim = atomicAdd(ctr + AB_HEAD, 32ULL);
+      if (pend == 0) {  // lanes 0 .. claim_lanes - 1 take the next slots
+        if (lane == 0) claim = atomicAdd(ctr + AB_HEAD, (unsigned long long)claim_lanes);
         claim = __shfl_sync(FB_FULL, claim, 0);
-        pend = FB_FULL;
+        pend = claim_lanes >= 32 ? FB_FULL : (1u << claim_lanes) - 1u;
       } else if (sleep_ns > 0) {
         __nanosleep((unsigned int)sleep_ns);
       }
@@ -252,7 +254,8 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
 
 extern "C" __global__ void __launch_bounds__(FB_BLOCK)
 bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_idx,
-          long long n, long long source, int want_parents, int log_steps, int sleep_ns,
+          long long n, long long source, int want_parents, int log_steps, int claim_lanes,
+          int sleep_ns,
           unsigned int* lw, int* par, int* aq, long long cap,
           unsigned long long* ctr,  // zero at launch; left zero
           long long* out_levels, bool* out_bits, long long* out_parents,
@@ -277,7 +280,8 @@ bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   const unsigned long long t_search = fb_clock();
 
   const unsigned long long pushes =
-      ab_search(a_ptr, a_idx, lw, aq, cap, ctr, s_loc + (threadIdx.x & ~31), sleep_ns, lane);
+      ab_search(a_ptr, a_idx, lw, aq, cap, ctr, s_loc + (threadIdx.x & ~31), claim_lanes,
+                sleep_ns, lane);
   if (lane == 0) atomicAdd(ctr + AB_PUSHES, pushes);
   grid.sync();
   const unsigned long long t_out = fb_clock();

@@ -24,9 +24,12 @@ ASYNC_DEGREE = 8.0
 ASYNC_MAX_ROW = 4096
 # ns a warp with nothing to do sleeps before it polls its slots again (__nanosleep)
 ASYNC_SLEEP_NS = 0
+# slots of the queue an idle warp claims at once (one a lane): its other lanes take the
+# vertices its own passes push (local continuation), so fewer claims keep more pushes local
+ASYNC_CLAIM = 32
 # kernel parameters, one letter each (bfs_fused.CoopLaunch): a_ptr, a_idx; n, source;
-# want_parents, log_steps, sleep_ns; lw, par, aq; cap; ctr; the outputs; meta
-_ASYNC_ARGS = "pp" + "qq" + "iii" + "ppp" + "q" + "p" + "ppppp"
+# want_parents, log_steps, claim_lanes, sleep_ns; lw, par, aq; cap; ctr; the outputs; meta
+_ASYNC_ARGS = "pp" + "qq" + "iiii" + "ppp" + "q" + "p" + "ppppp"
 
 
 def _fused() -> Any:
@@ -73,9 +76,11 @@ def max_row_length(csr: Any) -> int:
     return d["_max_row_length"]
 
 
-def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any) -> None:
+def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any) -> None:
     """InvalidValue unless ``async_bfs`` is None or a bool, ``async_cap`` None or a positive
-    int and ``sleep_ns`` an int from 0 to 10**6."""
+    int, ``sleep_ns`` an int from 0 to 10**6 and ``claim`` an int from 1 to 32."""
+    if isinstance(claim, bool) or not isinstance(claim, int) or not 1 <= claim <= 32:
+        raise InvalidValue(f"async_claim must be an int from 1 to 32, got {claim!r}")
     if async_bfs is not None and not isinstance(async_bfs, bool):
         raise InvalidValue(f"async_bfs must be None, True or False, got {async_bfs!r}")
     if async_cap is not None and (isinstance(async_cap, bool) or not isinstance(async_cap, int)
@@ -86,7 +91,7 @@ def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any) -> None:
 
 
 def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, parents: bool,
-           log_steps: bool, grid: int, cap: int | None, sleep_ns: int) -> int:
+           log_steps: bool, grid: int, cap: int | None, sleep_ns: int, claim: int) -> int:
     """Launches bfs_async over the scratch ``w`` (bfs_fused.Work; ``graph``: its pointers,
     A's CSR first) on the current stream: the queue is the scratch's two frontier queues (2n
     slots, one allocation) unless ``cap`` asks fewer. The counters must be zero. Returns the
@@ -95,7 +100,8 @@ def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, pare
     grid = min(grid, per_sm * sms)
     n = w.n
     slots = min(2 * n, cap) if cap is not None else 2 * n
-    args = (graph[0], graph[1], n, src, int(bool(parents)), int(bool(log_steps)), sleep_ns,
+    args = (graph[0], graph[1], n, src, int(bool(parents)), int(bool(log_steps)), claim,
+            sleep_ns,
             w.lvl.data.ptr, w.par.data.ptr, w.q0.data.ptr, slots, w.ctr.data.ptr,
             w.out_levels.data.ptr, w.out_bits.data.ptr, w.out_parents.data.ptr,
             w.out_count.data.ptr, w.meta.data.ptr)
@@ -103,5 +109,5 @@ def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, pare
     return grid
 
 
-__all__ = ["ASYNC_DEGREE", "ASYNC_MAX_ROW", "ASYNC_SLEEP_NS", "check_knobs", "get_kernel",
-           "launch", "max_row_length", "prefers_async"]
+__all__ = ["ASYNC_CLAIM", "ASYNC_DEGREE", "ASYNC_MAX_ROW", "ASYNC_SLEEP_NS", "check_knobs",
+           "get_kernel", "launch", "max_row_length", "prefers_async"]

@@ -487,7 +487,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               max_blocks: int | None = None, min_blocks: int = MIN_BLOCKS,
               pull_blocks: int | None = PULL_MIN_BLOCKS, async_bfs: bool | None = False,
               async_cap: int | None = None,
-              async_sleep_ns: int = bfs_async.ASYNC_SLEEP_NS) -> tuple[Any, Any, dict[str, Any]]:
+              async_sleep_ns: int = bfs_async.ASYNC_SLEEP_NS,
+              async_claim: int = bfs_async.ASYNC_CLAIM) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` by a persistent cooperative kernel:
     one launch, or three (the pull levels by a build of more blocks, ``pull_blocks``).
 
@@ -532,7 +533,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     level; LAGraph's rule is not asked) and its ``step_us`` the whole search as the first
     step. ``async_cap`` (a testing knob): the queue's slots (default 2n); a search that
     appends more is run by the fused kernel after it (``info["async_fallback"]``).
-    ``async_sleep_ns`` (a tuning knob): how long an idle warp sleeps between polls.
+    ``async_sleep_ns`` (a tuning knob): how long an idle warp sleeps between polls;
+    ``async_claim`` (a tuning knob, 1 to 32): the queue's slots an idle warp claims at once.
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -543,7 +545,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
-    bfs_async.check_knobs(async_bfs, async_cap, async_sleep_ns)
+    bfs_async.check_knobs(async_bfs, async_cap, async_sleep_ns, async_claim)
     for name, v in (("small_edges", small_edges), ("eager_edges", eager_edges)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise InvalidValue(f"{name} must be a non-negative int, got {v!r}")
@@ -573,7 +575,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             w.ctr.data.memset_async(0, w.ctr.nbytes)
             if use_async:  # then the fused kernel, which runs only if the queue overflowed
                 async_grid = bfs_async.launch(w, graph, idx32, dev, src, parents, step_log,
-                                              plan[0][1], async_cap, async_sleep_ns)
+                                              plan[0][1], async_cap, async_sleep_ns,
+                                              async_claim)
                 plan = [(plan[0][0], plan[0][1], 0, 3)]
             tune = (alpha, beta1, beta2, small_edges, eager_edges, pull_serial)
             for mb, grid, resume, stop in plan:
