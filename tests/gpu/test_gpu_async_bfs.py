@@ -137,7 +137,8 @@ def test_async_degenerate_graphs() -> None:
 @pytest.mark.parametrize("knobs", [{"async_bfs": "yes"}, {"async_bfs": 1},
                                    {"async_cap": 0}, {"async_cap": True},
                                    {"async_sleep_ns": -1}, {"async_sleep_ns": 2.5},
-                                   {"async_claim": 0}, {"async_claim": 33}])
+                                   {"async_claim": 0}, {"async_claim": 33},
+                                   {"async_bfs": True, "direction": "pull"}])
 def test_async_knob_errors(knobs: dict) -> None:
     Ag = generators.grid2d(4, 4).to(GPU)  # noqa: N806
     with pytest.raises(InvalidValue):

@@ -546,6 +546,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
     bfs_async.check_knobs(async_bfs, async_cap, async_sleep_ns, async_claim)
+    if async_bfs and direction == "pull":
+        raise InvalidValue("async_bfs=True pushes every level; it takes direction 'auto' or "
+                           "'push', got 'pull'")
     for name, v in (("small_edges", small_edges), ("eager_edges", eager_edges)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise InvalidValue(f"{name} must be a non-negative int, got {v!r}")
