@@ -86,19 +86,52 @@ def _param_letter(decl: str) -> str:
     return {"long long": "q", "int": "i", "double": "d"}[ctype]
 
 
-def test_fused_launch_types_match_the_kernel() -> None:
-    """The packed launch writes its arguments by position and type: they must be the
-    parameters of bfs_fused in bfs_fused.cu (a mismatch would hand the kernel garbage)."""
+def _kernel_letters(source: str, kernel: str) -> str:
+    """The CoopLaunch letters of ``kernel``'s parameters in the .cu file ``source``."""
     import re
 
     from gblas.formats.csr import bfs_fused
 
-    text = bfs_fused.module_source("bfs_fused.cu")
-    body = re.search(r"\bbfs_fused\((.*?)\)\s*\{", text, re.S)
+    text = bfs_fused.module_source(source)
+    body = re.search(rf"\b{kernel}\((.*?)\)\s*\{{", text, re.S)
     assert body is not None
     params = [p.strip() for p in re.sub(r"//[^\n]*", "", body[1]).split(",")]
-    assert "".join(_param_letter(p) for p in params) == bfs_fused._FUSED_ARGS
+    return "".join(_param_letter(p) for p in params)
+
+
+def test_fused_launch_types_match_the_kernel() -> None:
+    """The packed launch writes its arguments by position and type: they must be the
+    parameters of bfs_fused in bfs_fused.cu (a mismatch would hand the kernel garbage)."""
+    from gblas.formats.csr import bfs_fused
+
+    assert _kernel_letters("bfs_fused.cu", "bfs_fused") == bfs_fused._FUSED_ARGS
     assert len(bfs_fused._FUSED_ARGS) == 35
+
+
+def test_async_launch_types_match_the_kernel() -> None:
+    """The same for the barrier-free kernel (bfs_async.cu) and bfs_async._ASYNC_ARGS."""
+    from gblas.formats.csr import bfs_async
+
+    assert _kernel_letters("bfs_async.cu", "bfs_async") == bfs_async._ASYNC_ARGS
+
+
+@pytest.mark.parametrize(("knobs", "word"), [
+    ((None, None, 0, 32), None), ((True, 5, 10**6, 1), None),
+    (("yes", None, 0, 32), "async_bfs"), ((1, None, 0, 32), "async_bfs"),
+    ((False, 0, 0, 32), "async_cap"), ((False, True, 0, 32), "async_cap"),
+    ((False, None, -1, 32), "async_sleep_ns"), ((False, None, 0.5, 32), "async_sleep_ns"),
+    ((False, None, 0, 0), "async_claim"), ((False, None, 0, 33), "async_claim")])
+def test_async_knobs_checked(knobs: tuple, word: str | None) -> None:
+    """fused_bfs's barrier-free knobs are checked before anything runs: InvalidValue naming
+    the knob, or nothing for valid values."""
+    from gblas.exceptions import InvalidValue
+    from gblas.formats.csr import bfs_async
+
+    if word is None:
+        bfs_async.check_knobs(*knobs)
+        return
+    with pytest.raises(InvalidValue, match=word):
+        bfs_async.check_knobs(*knobs)
 
 
 def test_fused_launch_args_follow_the_letters() -> None:
@@ -224,3 +257,25 @@ def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> N
     b1.release()
     assert bfs_fused.Work.reused(B, "auto", 36) is not b1  # too large to keep
     assert len(made) == 7
+
+
+def test_async_default_rule() -> None:
+    """prefers_async (fused_bfs(async_bfs=None)): grids and road-like graphs yes (low
+    average degree, short rows), not Kronecker graphs, not pull-only searches, not a star
+    whose hub row is longer than ASYNC_MAX_ROW; the longest row taken once and kept."""
+    import numpy as np
+
+    from gblas import Matrix, generators
+    from gblas.formats.csr import bfs_async
+
+    grid, road = generators.grid2d(30, 30)._csr(), generators.road_like(2000, seed=1)._csr()
+    assert bfs_async.prefers_async(grid, "auto") and bfs_async.prefers_async(road, "push")
+    assert not bfs_async.prefers_async(grid, "pull")
+    assert not bfs_async.prefers_async(generators.kronecker(10, seed=1)._csr(), "auto")
+    leaves = np.arange(1, bfs_async.ASYNC_MAX_ROW + 2)
+    star = Matrix.from_coo(np.concatenate([np.zeros_like(leaves), leaves]),
+                           np.concatenate([leaves, np.zeros_like(leaves)]), True,
+                           nrows=len(leaves) + 1, ncols=len(leaves) + 1)._csr()
+    assert bfs_async.max_row_length(star) == bfs_async.ASYNC_MAX_ROW + 1
+    assert not bfs_async.prefers_async(star, "auto")
+    assert grid.__dict__["_max_row_length"] == 4
