@@ -88,6 +88,18 @@ __device__ __forceinline__ void ab_add_release(unsigned long long* p, unsigned l
 template <class F>
 __device__ __forceinline__ void ab_edges(const fb_idx_t* __restrict__ idx, long long rb,
                                          int deg, int lane, F&& f) {
+  if (__all_sync(FB_FULL, deg <= AB_PB)) {  // (grids, most road vertices) each lane its row
+    bool ok[AB_PB];
+    int own[AB_PB], col[AB_PB];
+#pragma unroll
+    for (int b = 0; b < AB_PB; ++b) {
+      ok[b] = b < deg;
+      own[b] = lane;
+      col[b] = ok[b] ? (int)idx[rb + b] : -1;
+    }
+    f(ok, own, col);
+    return;
+  }
   const int incl = warp_inclusive_scan(deg, lane);
   const int total = __shfl_sync(FB_FULL, incl, 31);
   for (int base = 0; base < total; base += 32 * AB_PB) {
@@ -107,14 +119,19 @@ __device__ __forceinline__ void ab_edges(const fb_idx_t* __restrict__ idx, long 
 }
 
 // Relaxes v to level nl (AB_PB edges at once: the first CAS of each in flight together,
-// eager: assuming v unreached); push[b]: v was lowered and was not waiting, so this lane
-// appends it.
-__device__ __forceinline__ void ab_relax(unsigned int* lw, const bool* ok, const int* col,
-                                         const unsigned int* nl, bool* push) {
+// eager: assuming v unreached, with v's row bounds loaded alongside, so a vertex handed to a
+// free lane starts with its row: one dependent access fewer a level); push[b]: v was
+// lowered and was not waiting, so this lane appends it.
+__device__ __forceinline__ void ab_relax(const long long* __restrict__ a_ptr, unsigned int* lw,
+                                         const bool* ok, const int* col,
+                                         const unsigned int* nl, bool* push, long long* vb,
+                                         long long* ve) {
   unsigned int old[AB_PB];
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) {
     old[b] = ok[b] ? atomicCAS(lw + col[b], AB_LEVEL, nl[b] | AB_QUEUED) : 0u;
+    vb[b] = ok[b] ? a_ptr[col[b]] : 0;
+    ve[b] = ok[b] ? a_ptr[col[b] + 1] : 0;
   }
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) {
@@ -131,10 +148,11 @@ __device__ __forceinline__ void ab_relax(unsigned int* lw, const bool* ok, const
 
 // Warp-synchronous: the lanes' pushed vertices, numbered in lane order from `*nloc` on:
 // those numbered below nfree go to this warp's free lanes (the i-th to the i-th set lane of
-// freem, through s_loc), the rest to the queue (one reservation for the warp, by lane 0:
+// freem, through s_loc, their row bounds through s_row), the rest to the queue (one reservation for the warp, by lane 0:
 // the release in ab_add_release orders it before the completion count). Returns the pushes.
 __device__ __forceinline__ int ab_place(int* aq, long long cap, unsigned long long* ctr,
-                                        const bool* push, const int* col, int* s_loc,
+                                        const bool* push, const int* col, const long long* vb,
+                                        const long long* ve, int* s_loc, long long* s_row,
                                         unsigned int freem, int nfree, int* nloc, int lane) {
   int cnt = 0;
 #pragma unroll
@@ -154,7 +172,10 @@ __device__ __forceinline__ int ab_place(int* aq, long long cap, unsigned long lo
   for (int b = 0; b < AB_PB; ++b) {
     if (push[b]) {
       if (q < keep) {
-        s_loc[__fns(freem, 0, *nloc + q + 1)] = col[b];
+        const int to = (int)__fns(freem, 0, *nloc + q + 1);
+        s_loc[to] = col[b];
+        s_row[2 * to] = vb[b];
+        s_row[2 * to + 1] = ve[b];
       } else if ((long long)base + (q - keep) < cap) {
         ab_put(aq + base + (q - keep), col[b]);
       }
@@ -179,7 +200,8 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
                                                         unsigned int* lw, int* aq,
                                                         long long cap,
                                                         unsigned long long* ctr,
-                                                        int* s_loc, int claim_lanes,
+                                                        int* s_loc, long long* s_row,
+                                                        int claim_lanes,
                                                         int sleep_ns, int lane) {
   unsigned long long claim = 0, pushes = 0;
   unsigned int pend = 0;   // lanes whose claimed slot (claim + lane) is not read yet
@@ -187,7 +209,7 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
   unsigned int idle = 0;   // (lane 0) idle passes
   bool act = false;        // this lane's row is being relaxed
   int got = -1;            // a vertex handed to this lane by the last pass
-  long long rb = 0, re = 0;
+  long long rb = 0, re = 0, got_b = 0, got_e = 0;  // (got's row bounds)
   unsigned int nl = 0;     // the level its out-neighbours get
   while (true) {
     bool took = false;
@@ -199,8 +221,8 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
     if (!act && u >= 0) {  // (the level read and the flag cleared with one atomic)
       act = true;
       nl = (atomicAnd(lw + u, ~AB_QUEUED) & AB_LEVEL) + 1u;
-      rb = a_ptr[u];
-      re = a_ptr[u + 1];
+      rb = took ? a_ptr[u] : got_b;
+      re = took ? a_ptr[u + 1] : got_e;
     }
     got = -1;
     const unsigned int tookm = __ballot_sync(FB_FULL, took);
@@ -237,16 +259,22 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
     ab_edges(a_idx, rb, deg, lane, [&](const bool* ok, const int* own, const int* col) {
       unsigned int lv[AB_PB];
       bool push[AB_PB];
+      long long vb[AB_PB], ve[AB_PB];
 #pragma unroll
       for (int b = 0; b < AB_PB; ++b) lv[b] = __shfl_sync(FB_FULL, nl, own[b]);
-      ab_relax(lw, ok, col, lv, push);
-      pushes += ab_place(aq, cap, ctr, push, col, s_loc, freem, nfree, &nloc, lane);
+      ab_relax(a_ptr, lw, ok, col, lv, push, vb, ve);
+      pushes += ab_place(aq, cap, ctr, push, col, vb, ve, s_loc, s_row, freem, nfree, &nloc,
+                         lane);
     });
     rb += deg;
     act = act && rb < re;
     __syncwarp();
     if (freem >> lane & 1u) {
-      if (__popc(freem & ((1u << lane) - 1u)) < nloc) got = s_loc[lane];
+      if (__popc(freem & ((1u << lane) - 1u)) < nloc) {
+        got = s_loc[lane];
+        got_b = s_row[2 * lane];
+        got_e = s_row[2 * lane + 1];
+      }
     }
     __syncwarp();
   }
@@ -263,6 +291,7 @@ bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   cg::grid_group grid = cg::this_grid();
   __shared__ unsigned int s_hist[AB_HBINS];
   __shared__ int s_loc[FB_BLOCK];  // vertices handed to free lanes (ab_place)
+  __shared__ long long s_row[2 * FB_BLOCK];  // and their row bounds
   const unsigned long long t_start = fb_clock();
   const int lane = threadIdx.x & 31;
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -280,7 +309,8 @@ bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   const unsigned long long t_search = fb_clock();
 
   const unsigned long long pushes =
-      ab_search(a_ptr, a_idx, lw, aq, cap, ctr, s_loc + (threadIdx.x & ~31), claim_lanes,
+      ab_search(a_ptr, a_idx, lw, aq, cap, ctr, s_loc + (threadIdx.x & ~31),
+                s_row + 2 * (threadIdx.x & ~31), claim_lanes,
                 sleep_ns, lane);
   if (lane == 0) atomicAdd(ctr + AB_PUSHES, pushes);
   grid.sync();
