@@ -72,12 +72,12 @@ def test_async_same_as_cpu(name: str, direction: str, claim: int) -> None:
                          ids=["grid300", "road60k", "strip2000x40"])
 def test_async_at_scale(make: Any) -> None:
     """Thousands of levels and tens of thousands of vertices in flight (tentative levels
-    corrected): the CPU's levels and parents, chosen by default (low average degree)."""
+    corrected): the CPU's levels and parents; the validator on the default path."""
     A = make()  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
     for src in _sources(A, 3, 2):
-        info = _check(A, Ag, src, f"source {src}", async_bfs=None)
-        assert info["async_grid"], "prefers_async should take the barrier-free kernel"
+        info = _check(A, Ag, src, f"source {src}", async_bfs=True)
+        assert info["async_grid"] and not info["async_fallback"]
         lv, pi = (v.to("cpu") for v in bfs(Ag, src, parents=True))
         assert validate_bfs(A, src, lv, pi)
 
@@ -101,13 +101,20 @@ def test_async_queue_overflow_falls_back(cap: int) -> None:
 
 
 def test_async_default_choice() -> None:
-    """async_bfs=None: low average degree without long rows barrier-free; Kronecker graphs
-    and pull-only searches the fused kernel alone, as async_bfs=False (the default)."""
-    grid, kron = (g.to(GPU) for g in (generators.grid2d(20, 30), generators.kronecker(11, seed=1)))
-    assert _fused_bfs(grid, 0, async_bfs=None)[2]["async_grid"]
-    assert _fused_bfs(grid, 0, direction="pull", async_bfs=None)[2]["async_grid"] is None
-    assert _fused_bfs(grid, 0)[2]["async_grid"] is None
-    assert _fused_bfs(kron, 0, async_bfs=None)[2]["async_grid"] is None
+    """The default (async_bfs=None): a mesh of 65536 vertices or more barrier-free, through
+    gblas.algorithms.bfs too; a small grid, a road network, a Kronecker graph, pull-only
+    searches and async_bfs=False the fused kernel alone."""
+    grid, small, road, kron = (g.to(GPU) for g in (
+        generators.grid2d(300, 301), generators.grid2d(20, 30),
+        generators.road_like(70000, seed=2), generators.kronecker(11, seed=1)))
+    assert _fused_bfs(grid, 0)[2]["async_grid"]
+    for g in (small, road, kron):
+        assert _fused_bfs(g, 0)[2]["async_grid"] is None
+    assert _fused_bfs(grid, 0, direction="pull")[2]["async_grid"] is None
+    assert _fused_bfs(grid, 0, async_bfs=False)[2]["async_grid"] is None
+    st: dict = {}
+    lv, pi = bfs(grid, 7, parents=True, stats=st)
+    assert validate_bfs(grid.to("cpu"), 7, lv.to("cpu"), pi.to("cpu"))
 
 
 def test_async_unread_and_sleep() -> None:

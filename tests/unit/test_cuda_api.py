@@ -260,22 +260,27 @@ def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_async_default_rule() -> None:
-    """prefers_async (fused_bfs(async_bfs=None)): grids and road-like graphs yes (low
-    average degree, short rows), not Kronecker graphs, not pull-only searches, not a star
-    whose hub row is longer than ASYNC_MAX_ROW; the longest row taken once and kept."""
+    """prefers_async (fused_bfs's default): meshes of 65536 vertices or more yes, not small
+    grids, road-like graphs (average degree below 3.5), Kronecker graphs, pull-only
+    searches, or a mesh with a row longer than ASYNC_MAX_ROW; the longest row kept."""
     import numpy as np
 
     from gblas import Matrix, generators
     from gblas.formats.csr import bfs_async
 
-    grid, road = generators.grid2d(30, 30)._csr(), generators.road_like(2000, seed=1)._csr()
-    assert bfs_async.prefers_async(grid, "auto") and bfs_async.prefers_async(road, "push")
+    grid = generators.grid2d(300, 300)._csr()
+    assert bfs_async.prefers_async(grid, "auto") and bfs_async.prefers_async(grid, "push")
     assert not bfs_async.prefers_async(grid, "pull")
-    assert not bfs_async.prefers_async(generators.kronecker(10, seed=1)._csr(), "auto")
-    leaves = np.arange(1, bfs_async.ASYNC_MAX_ROW + 2)
-    star = Matrix.from_coo(np.concatenate([np.zeros_like(leaves), leaves]),
-                           np.concatenate([leaves, np.zeros_like(leaves)]), True,
-                           nrows=len(leaves) + 1, ncols=len(leaves) + 1)._csr()
-    assert bfs_async.max_row_length(star) == bfs_async.ASYNC_MAX_ROW + 1
-    assert not bfs_async.prefers_async(star, "auto")
     assert grid.__dict__["_max_row_length"] == 4
+    assert not bfs_async.prefers_async(generators.grid2d(30, 30)._csr(), "auto")
+    road = generators.road_like(70000, seed=1)._csr()
+    assert road.nnz < 3.5 * road.nrows and not bfs_async.prefers_async(road, "auto")
+    assert not bfs_async.prefers_async(generators.kronecker(17, seed=1)._csr(), "auto")
+    # a 300 x 300 grid whose vertex 0 also reaches the 4097 vertices of its last rows
+    r, c = generators.grid2d(300, 300).to_coo()[:2]
+    far = np.arange(90000 - bfs_async.ASYNC_MAX_ROW - 1, 90000)
+    zeros = np.zeros_like(far)
+    r, c = np.concatenate([r, zeros, far]), np.concatenate([c, far, zeros])
+    hub = Matrix.from_coo(r, c, True, nrows=90000, ncols=90000, dup_op=gb.binary.first)._csr()
+    assert bfs_async.max_row_length(hub) >= bfs_async.ASYNC_MAX_ROW + 1
+    assert not bfs_async.prefers_async(hub, "auto")

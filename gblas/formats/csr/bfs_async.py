@@ -15,10 +15,16 @@ from typing import Any
 
 from ...exceptions import InvalidValue
 
-# Average out-degree below which the default picks the barrier-free kernel: road networks
-# (2.4-2.8), grids (4), meshes; not Kronecker or uniform graphs (16-32 and more), whose few
-# wide levels want the fused kernel's direction switch and its balanced push.
+# The default picks the barrier-free kernel for meshes: average out-degree from ASYNC_MIN_DEGREE
+# to below ASYNC_DEGREE (grids 4, triangulations 6) and at least ASYNC_MIN_N vertices. Kernel
+# µs, H200, 8 sources, 2026-11-29, fused -> async: grid 2048² 14433 -> 9636, grid 4096² 21931
+# -> 21035. Not road networks (average degree 2-3: luxembourg_osm 3084 -> 4014, road-usroads
+# 1747 -> 1783; their frontiers are a few vertices, which the fused kernel's block levels run
+# at 3 µs a level), not Kronecker or uniform graphs (16-32 and more: a few wide levels that
+# want the direction switch and the balanced push), not small graphs (two launches).
 ASYNC_DEGREE = 8.0
+ASYNC_MIN_DEGREE = 3.5
+ASYNC_MIN_N = 1 << 16
 # Longest row the default accepts: a lane takes AB_ROUND (1024) edges of a row a pass, so a
 # hub's row is a chain of passes of one warp (the fused kernel splits hubs over the grid).
 ASYNC_MAX_ROW = 4096
@@ -58,10 +64,14 @@ def _launcher(device_id: int, idx32: bool) -> Any:
 
 
 def prefers_async(csr: Any, direction: str) -> bool:
-    """The default of ``fused_bfs(async_bfs=None)``: a push or auto search over a graph of
-    average out-degree below ASYNC_DEGREE whose longest row is at most ASYNC_MAX_ROW
-    (the row lengths' maximum is taken once per CSR and kept)."""
-    if direction == "pull" or csr.nnz >= ASYNC_DEGREE * max(csr.nrows, 1):
+    """The default of ``fused_bfs`` (``async_bfs=None``): a push or auto search over a graph
+    of at least ASYNC_MIN_N vertices, average out-degree from ASYNC_MIN_DEGREE to below
+    ASYNC_DEGREE, whose longest row is at most ASYNC_MAX_ROW (the row lengths' maximum is
+    taken once per CSR and kept)."""
+    n = csr.nrows
+    if direction == "pull" or n < ASYNC_MIN_N:
+        return False
+    if not ASYNC_MIN_DEGREE * n <= csr.nnz < ASYNC_DEGREE * n:
         return False
     return max_row_length(csr) <= ASYNC_MAX_ROW
 
@@ -109,5 +119,6 @@ def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, pare
     return grid
 
 
-__all__ = ["ASYNC_CLAIM", "ASYNC_DEGREE", "ASYNC_MAX_ROW", "ASYNC_SLEEP_NS", "check_knobs",
-           "get_kernel", "launch", "max_row_length", "prefers_async"]
+__all__ = ["ASYNC_CLAIM", "ASYNC_DEGREE", "ASYNC_MAX_ROW", "ASYNC_MIN_DEGREE", "ASYNC_MIN_N",
+           "ASYNC_SLEEP_NS", "check_knobs", "get_kernel", "launch", "max_row_length",
+           "prefers_async"]

@@ -485,7 +485,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               eager_edges: int = EAGER_EDGES, pull_serial: int = PULL_SERIAL,
               step_log: bool = True, wide_ids: bool = False,
               max_blocks: int | None = None, min_blocks: int = MIN_BLOCKS,
-              pull_blocks: int | None = PULL_MIN_BLOCKS, async_bfs: bool | None = False,
+              pull_blocks: int | None = PULL_MIN_BLOCKS, async_bfs: bool | None = None,
               async_cap: int | None = None,
               async_sleep_ns: int = bfs_async.ASYNC_SLEEP_NS,
               async_claim: int = bfs_async.ASYNC_CLAIM) -> tuple[Any, Any, dict[str, Any]]:
@@ -526,9 +526,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     loop state) where that build fits more blocks (:func:`_launch_plan`); None: one launch.
     ``async_bfs``: run the search by the barrier-free kernel (bfs_async.cu: a FIFO work queue,
     levels corrected where a longer path came first, no barrier between levels), True or
-    False (the default: measured slower than the fused kernel on road networks, faster on
-    grid 2048² only; docs/gpu_bfs_notes.md §7); None where :func:`bfs_async.prefers_async`
-    says so (push or auto over a graph of average degree below 8 without long rows). Its
+    False; None (the default) where :func:`bfs_async.prefers_async` says so (push or auto
+    over a mesh: at least 65536 vertices of average degree 3.5 to 8, no long rows; faster
+    there, slower on road networks: docs/gpu_bfs_notes.md §7). Its
     levels and parents are the same; its ``directions`` are all ``"push"`` (it pushes every
     level; LAGraph's rule is not asked) and its ``step_us`` the whole search as the first
     step. ``async_cap`` (a testing knob): the queue's slots (default 2n); a search that
