@@ -117,6 +117,26 @@ def test_async_default_choice() -> None:
     assert validate_bfs(grid.to("cpu"), 7, lv.to("cpu"), pi.to("cpu"))
 
 
+def test_async_long_row_left_to_the_fused_kernel() -> None:
+    """A mesh whose vertex 0 also reaches 4097 others: by default the barrier-free kernel
+    sees the row over ASYNC_MAX_ROW on the device and the fused kernel runs the search
+    (async_fallback); asked for explicitly it runs it itself. The CPU's results both ways."""
+    r, c = generators.grid2d(300, 300).to_coo()[:2]
+    far = np.arange(90000 - 4097, 90000)
+    zeros = np.zeros_like(far)
+    A = Matrix.from_coo(np.concatenate([r, zeros, far]), np.concatenate([c, far, zeros]),  # noqa: N806
+                        True, nrows=90000, ncols=90000, dup_op=gb.binary.first)
+    Ag = A.to(GPU)  # noqa: N806
+    for src in (0, 45150):
+        lc, pc = bfs(A, src, parents=True)
+        for knob, fallback in ((None, True), (True, False)):
+            lg, pg, info = _fused_bfs(Ag, src, parents=True, async_bfs=knob)
+            what = f"source {src} async_bfs={knob}"
+            _same(lc, lg, what + " levels")
+            _same(pc, pg, what + " parents")
+            assert info["async_grid"] and info["async_fallback"] is fallback, what
+
+
 def test_async_unread_and_sleep() -> None:
     """step_log=False (nothing read back) and idle warps that sleep between polls: the same
     levels."""

@@ -30,7 +30,7 @@
 // level up, the CPU's parent. A queue of cap slots holds every append; a search that needs
 // more (a pathological order) sets meta[7] and stops, and the fused kernel launched after
 // this one on the same stream with stop 3 runs the search then (it returns at once when
-// meta[7] is 0).
+// meta[7] is 0); so does a graph whose longest row is over row_limit, before anything runs.
 //
 // Outputs as bfs_fused.cu's (bfs_common.cuh): out_levels, out_bits, out_parents, out_count;
 // meta[0] = levels, meta[1] = reached, meta[2] = steps (levels - 1, one more when some vertex
@@ -285,9 +285,17 @@ bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
           long long n, long long source, int want_parents, int log_steps, int claim_lanes,
           int sleep_ns,
           unsigned int* lw, int* par, int* aq, long long cap,
+          const long long* max_row, long long row_limit,
           unsigned long long* ctr,  // zero at launch; left zero
           long long* out_levels, bool* out_bits, long long* out_parents,
           unsigned long long* out_count, unsigned int* meta) {
+  // a row longer than row_limit (*max_row: the graph's longest, on the device, so the host
+  // reads nothing to decide): the fused kernel launched next runs the search (its hubs are
+  // split over the grid; here a hub's row would be a chain of passes of one warp)
+  if (*max_row > row_limit) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) meta[7] = 1u;
+    return;
+  }
   cg::grid_group grid = cg::this_grid();
   __shared__ unsigned int s_hist[AB_HBINS];
   __shared__ int s_loc[FB_BLOCK];  // vertices handed to free lanes (ab_place)

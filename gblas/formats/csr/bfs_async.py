@@ -27,6 +27,8 @@ ASYNC_MIN_DEGREE = 3.5
 ASYNC_MIN_N = 1 << 16
 # Longest row the default accepts: a lane takes AB_ROUND (1024) edges of a row a pass, so a
 # hub's row is a chain of passes of one warp (the fused kernel splits hubs over the grid).
+# The kernel compares it with the graph's longest row on the device and hands a graph over
+# it to the fused kernel (no host read to decide).
 ASYNC_MAX_ROW = 4096
 # ns a warp with nothing to do sleeps before it polls its slots again (__nanosleep)
 ASYNC_SLEEP_NS = 0
@@ -34,8 +36,9 @@ ASYNC_SLEEP_NS = 0
 # vertices its own passes push (local continuation), so fewer claims keep more pushes local
 ASYNC_CLAIM = 32
 # kernel parameters, one letter each (bfs_fused.CoopLaunch): a_ptr, a_idx; n, source;
-# want_parents, log_steps, claim_lanes, sleep_ns; lw, par, aq; cap; ctr; the outputs; meta
-_ASYNC_ARGS = "pp" + "qq" + "iiii" + "ppp" + "q" + "p" + "ppppp"
+# want_parents, log_steps, claim_lanes, sleep_ns; lw, par, aq; cap; max_row, row_limit; ctr;
+# the outputs; meta
+_ASYNC_ARGS = "pp" + "qq" + "iiii" + "ppp" + "q" + "pq" + "p" + "ppppp"
 
 
 def _fused() -> Any:
@@ -64,25 +67,25 @@ def _launcher(device_id: int, idx32: bool) -> Any:
 
 
 def prefers_async(csr: Any, direction: str) -> bool:
-    """The default of ``fused_bfs`` (``async_bfs=None``): a push or auto search over a graph
-    of at least ASYNC_MIN_N vertices, average out-degree from ASYNC_MIN_DEGREE to below
-    ASYNC_DEGREE, whose longest row is at most ASYNC_MAX_ROW (the row lengths' maximum is
-    taken once per CSR and kept)."""
+    """The default of ``fused_bfs`` (``async_bfs=None``), from what the host knows: a push
+    or auto search over a graph of at least ASYNC_MIN_N vertices and average out-degree
+    from ASYNC_MIN_DEGREE to below ASYNC_DEGREE (the kernel itself hands a graph with a row
+    over ASYNC_MAX_ROW to the fused kernel)."""
     n = csr.nrows
     if direction == "pull" or n < ASYNC_MIN_N:
         return False
-    if not ASYNC_MIN_DEGREE * n <= csr.nnz < ASYNC_DEGREE * n:
-        return False
-    return max_row_length(csr) <= ASYNC_MAX_ROW
+    return ASYNC_MIN_DEGREE * n <= csr.nnz < ASYNC_DEGREE * n
 
 
-def max_row_length(csr: Any) -> int:
-    """The longest row of ``csr`` (one reduction and one read, kept on the CSR: its arrays
-    are not changed in place)."""
+def max_row_length(csr: Any) -> Any:
+    """The longest row of ``csr`` as a one-element int64 array on its device (made once and
+    kept on the CSR, whose arrays are not changed in place; nothing is read back)."""
     d = csr.__dict__
     if "_max_row_length" not in d:
+        xp = csr.xp
         lens = csr.indptr[1:] - csr.indptr[:-1]
-        d["_max_row_length"] = int(lens.max()) if csr.nrows else 0
+        d["_max_row_length"] = (lens.max(keepdims=True) if csr.nrows
+                                else xp.zeros(1, dtype=lens.dtype))
     return d["_max_row_length"]
 
 
@@ -101,18 +104,21 @@ def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any) -> No
 
 
 def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, parents: bool,
-           log_steps: bool, grid: int, cap: int | None, sleep_ns: int, claim: int) -> int:
+           log_steps: bool, grid: int, cap: int | None, sleep_ns: int, claim: int,
+           row_limit: int) -> int:
     """Launches bfs_async over the scratch ``w`` (bfs_fused.Work; ``graph``: its pointers,
     A's CSR first) on the current stream: the queue is the scratch's two frontier queues (2n
-    slots, one allocation) unless ``cap`` asks fewer. The counters must be zero. Returns the
-    grid launched (at most ``grid`` blocks, at most those resident at once)."""
+    slots, one allocation) unless ``cap`` asks fewer; a graph whose longest row is over
+    ``row_limit`` is left to the fused kernel launched next. The counters must be zero.
+    Returns the grid launched (at most ``grid`` blocks, at most those resident at once)."""
     _, per_sm, sms = get_kernel(dev, idx32)
     grid = min(grid, per_sm * sms)
     n = w.n
     slots = min(2 * n, cap) if cap is not None else 2 * n
     args = (graph[0], graph[1], n, src, int(bool(parents)), int(bool(log_steps)), claim,
             sleep_ns,
-            w.lvl.data.ptr, w.par.data.ptr, w.q0.data.ptr, slots, w.ctr.data.ptr,
+            w.lvl.data.ptr, w.par.data.ptr, w.q0.data.ptr, slots,
+            max_row_length(w.csr).data.ptr, min(row_limit, 2**62), w.ctr.data.ptr,
             w.out_levels.data.ptr, w.out_bits.data.ptr, w.out_parents.data.ptr,
             w.out_count.data.ptr, w.meta.data.ptr)
     _launcher(dev, idx32)(grid, _fused()._BLOCK, args)

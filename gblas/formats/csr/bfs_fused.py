@@ -527,8 +527,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``async_bfs``: run the search by the barrier-free kernel (bfs_async.cu: a FIFO work queue,
     levels corrected where a longer path came first, no barrier between levels), True or
     False; None (the default) where :func:`bfs_async.prefers_async` says so (push or auto
-    over a mesh: at least 65536 vertices of average degree 3.5 to 8, no long rows; faster
-    there, slower on road networks: docs/gpu_bfs_notes.md §7). Its
+    over a mesh: at least 65536 vertices of average degree 3.5 to 8; a row over 4096
+    entries, found on the device, hands the search to the fused kernel; faster on meshes,
+    slower on road networks: docs/gpu_bfs_notes.md §7). Its
     levels and parents are the same; its ``directions`` are all ``"push"`` (it pushes every
     level; LAGraph's rule is not asked) and its ``step_us`` the whole search as the first
     step. ``async_cap`` (a testing knob): the queue's slots (default 2n); a search that
@@ -579,7 +580,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             if use_async:  # then the fused kernel, which runs only if the queue overflowed
                 async_grid = bfs_async.launch(w, graph, idx32, dev, src, parents, step_log,
                                               plan[0][1], async_cap, async_sleep_ns,
-                                              async_claim)
+                                              async_claim, bfs_async.ASYNC_MAX_ROW
+                                              if async_bfs is None else 2**62)
                 plan = [(plan[0][0], plan[0][1], 0, 3)]
             tune = (alpha, beta1, beta2, small_edges, eager_edges, pull_serial)
             for mb, grid, resume, stop in plan:
