@@ -210,14 +210,16 @@ def test_device_scalar_stays_until_read() -> None:
 
 
 @pytest.mark.parametrize("parents", [False, True])
-def test_bfs_does_not_synchronise(parents: bool) -> None:
+@pytest.mark.parametrize("mesh", [False, True], ids=["kron", "mesh"])
+def test_bfs_does_not_synchronise(parents: bool, mesh: bool) -> None:
     """``bfs()`` without ``stats`` reads nothing back (the fused kernel leaves the count on
-    the device): it returns behind the spin, and its results equal the CPU's; with
-    ``stats`` it reads the step log once."""
+    the device; on a mesh the barrier-free kernel, whose row check is on the device too):
+    it returns behind the spin, and its results equal the CPU's; with ``stats`` it reads
+    the step log once."""
     from gblas import generators  # noqa: PLC0415
     from gblas.algorithms import bfs  # noqa: PLC0415
 
-    A = generators.kronecker(10, seed=3)  # noqa: N806
+    A = generators.grid2d(260, 260) if mesh else generators.kronecker(10, seed=3)  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
     out: list[Any] = []
     dt = host_seconds_behind_spin(lambda: out.append(bfs(Ag, 5, parents=parents)))
