@@ -82,6 +82,21 @@ def test_async_at_scale(make: Any) -> None:
         assert validate_bfs(A, src, lv, pi)
 
 
+@pytest.mark.parametrize("make", [
+    lambda: Matrix.from_coo(np.arange(8999), np.arange(1, 9000), True, nrows=9000, ncols=9000),
+    lambda: generators.grid2d(3, 5000)], ids=["path9000", "strip3x5000"])
+def test_async_deep_search(make: Any) -> None:
+    """More levels than the step log's first read (4096) and than the level histogram's
+    shared-memory bins: those levels counted in global memory, the log read twice."""
+    A = make()  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    for src in (0, 4000):
+        info = _check(A, Ag, src, f"deep source {src}", async_bfs=True, async_claim=1)
+        if src == 0:
+            assert info["levels"] > 4096, info["levels"]
+        assert info["host_syncs"] == (2 if len(info["frontier"]) > 4096 else 1)
+
+
 @pytest.mark.parametrize("cap", [1, 2])
 def test_async_queue_overflow_falls_back(cap: int) -> None:
     """A queue too small for the search (most pushes go to the finding warp's free lanes,

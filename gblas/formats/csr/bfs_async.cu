@@ -23,6 +23,16 @@
 //           over when finished == tail (read in that order, the first with acquire): every
 //           reserved slot done, so nothing in flight can append more.
 //
+// Memory ordering of the termination test: a slot's reservation (lane 0's relaxed atomicAdd
+// on tail) reaches another warp through the slot's relaxed store (another lane, after a
+// shuffle of the returned base) and that warp's relaxed poll, then through its release add
+// on finished and the quitting warp's acquire load. The PTX model orders the first two links
+// only by data dependence (the store's address comes from the atomic's value, the add's
+// operand from the polled value) and both ends at L2, the GPU's point of coherence; formally
+// it would want the slot's store as st.release and its poll as ld.acquire with __syncwarp
+// around them (a fence on every append and poll: to be measured before it is paid; reviewed
+// 2026-11-29, docs/gpu_bfs_notes.md §7).
+//
 // FIFO order keeps the tentative levels close to the final ones (a vertex reached by a
 // longer path is corrected when the shorter one arrives, and appended again). The levels
 // are exact when the queue drains. Parents are then one pass over the edges: for every

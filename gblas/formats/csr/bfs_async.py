@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import numpy as np
+
 from ...exceptions import InvalidValue
 
 # The default picks the barrier-free kernel for meshes: average out-degree from ASYNC_MIN_DEGREE
@@ -86,7 +88,20 @@ def max_row_length(csr: Any) -> Any:
         lens = csr.indptr[1:] - csr.indptr[:-1]
         d["_max_row_length"] = (lens.max(keepdims=True) if csr.nrows
                                 else xp.zeros(1, dtype=lens.dtype))
+        if xp is not np:  # a search on another stream waits for it there, not on the host
+            d["_max_row_ready"] = xp.cuda.Event(block=False, disable_timing=True)
+            d["_max_row_ready"].record()
     return d["_max_row_length"]
+
+
+def _max_row_on_stream(csr: Any) -> Any:
+    """max_row_length(csr), ordered before the current stream's next work (an event wait on
+    the device where another stream made it)."""
+    out = max_row_length(csr)
+    ready = csr.__dict__.get("_max_row_ready")
+    if ready is not None:
+        csr.xp.cuda.get_current_stream().wait_event(ready)
+    return out
 
 
 def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any) -> None:
@@ -118,7 +133,7 @@ def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, pare
     args = (graph[0], graph[1], n, src, int(bool(parents)), int(bool(log_steps)), claim,
             sleep_ns,
             w.lvl.data.ptr, w.par.data.ptr, w.q0.data.ptr, slots,
-            max_row_length(w.csr).data.ptr, min(row_limit, 2**62), w.ctr.data.ptr,
+            _max_row_on_stream(w.csr).data.ptr, min(row_limit, 2**62), w.ctr.data.ptr,
             w.out_levels.data.ptr, w.out_bits.data.ptr, w.out_parents.data.ptr,
             w.out_count.data.ptr, w.meta.data.ptr)
     _launcher(dev, idx32)(grid, _fused()._BLOCK, args)
