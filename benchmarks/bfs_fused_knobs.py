@@ -44,7 +44,8 @@ _KNOBS = {"small_edges": int, "eager_edges": int, "pull_serial": int,
           "blocks_per_sm": int, "max_blocks": int, "min_blocks": int,
           "pull_blocks": lambda v: int(v) or None, "alpha": float,
           "beta1": float, "beta2": float, "async_bfs": lambda v: bool(int(v)),
-          "async_sleep_ns": int, "async_cap": int, "async_claim": int}
+          "async_sleep_ns": int, "async_cap": int, "async_claim": int,
+          "async_profile": lambda v: bool(int(v))}
 
 
 def parse_configs(text: str) -> list[dict[str, Any]]:

@@ -97,6 +97,21 @@ def test_async_deep_search(make: Any) -> None:
         assert info["host_syncs"] == (2 if len(info["frontier"]) > 4096 else 1)
 
 
+@pytest.mark.parametrize("claim", [1, 32])
+def test_async_profile_counts(claim: int) -> None:
+    """The profile build: every vertex expanded came from a slot of the queue or was handed
+    to a free lane, one per push and the source's slot; the CPU's results."""
+    A = generators.grid2d(200, 230)  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    for src in (0, 23115):
+        info = _check(A, Ag, src, f"profile source {src}", async_bfs=True, async_claim=claim,
+                      async_profile=True)
+        prof = info["async_profile"]
+        assert prof["pushes"] == info["async_pushes"] >= info["reached"] - 1
+        assert prof["slots_taken"] + prof["handed_locally"] == prof["pushes"] + 1, prof
+        assert prof["busy_passes"] >= 1 and prof["busy_cycles"] > 0, prof
+
+
 @pytest.mark.parametrize("cap", [1, 2])
 def test_async_queue_overflow_falls_back(cap: int) -> None:
     """A queue too small for the search (most pushes go to the finding warp's free lanes,
@@ -180,7 +195,8 @@ def test_async_degenerate_graphs() -> None:
                                    {"async_cap": 0}, {"async_cap": True},
                                    {"async_sleep_ns": -1}, {"async_sleep_ns": 2.5},
                                    {"async_claim": 0}, {"async_claim": 33},
-                                   {"async_bfs": True, "direction": "pull"}])
+                                   {"async_bfs": True, "direction": "pull"},
+                                   {"async_profile": 1}])
 def test_async_knob_errors(knobs: dict) -> None:
     Ag = generators.grid2d(4, 4).to(GPU)  # noqa: N806
     with pytest.raises(InvalidValue):

@@ -59,6 +59,17 @@ namespace cg = cooperative_groups;
 #define AB_PB 4               // edges a lane has in flight at once
 #define AB_HBINS 4096         // the step log's histogram: levels counted in shared memory
 #define AB_QUIT_EVERY 8       // idle passes of a warp per look at the termination counters
+#define AB_PROF_WORDS 7       // ab_search's counters (fused_bfs(async_profile=True))
+// The profile build (-DAB_PROFILE) counts them; the default build has none of that code
+// (its registers and speed are the measured ones), and `prof` is null there. The profile
+// build asks for 1 block an SM, whose register budget keeps the counters out of local memory.
+#ifdef AB_PROFILE
+#define AB_PROF(...) __VA_ARGS__
+#define AB_BOUNDS __launch_bounds__(FB_BLOCK, 1)
+#else
+#define AB_PROF(...)
+#define AB_BOUNDS __launch_bounds__(FB_BLOCK)
+#endif
 // counter words (ctr, zero at launch and left zero): on different 128-byte lines where the
 // fused kernel's 36 words allow, so the claims, appends and completions do not share one
 #define AB_HEAD 0
@@ -204,7 +215,9 @@ __device__ __forceinline__ int ab_place(int* aq, long long cap, unsigned long lo
 // slots (one a lane, from lane 0: lanes without a claim are free for its own pushes) only
 // when it is idle and its claims are used up, and counts its slots finished only when it is
 // idle (its local vertices descend from them), so finished == tail still means nothing is
-// in flight. Returns the relaxations that lowered a level (pushes).
+// in flight. Returns the relaxations that lowered a level (pushes). With `prof` (else null)
+// the warps add up AB_PROF_WORDS counters there: busy passes, idle passes, their clock64
+// cycles (busy, idle), slots taken from the queue, vertices handed to free lanes, pushes.
 __device__ __forceinline__ unsigned long long ab_search(const long long* __restrict__ a_ptr,
                                                         const fb_idx_t* __restrict__ a_idx,
                                                         unsigned int* lw, int* aq,
@@ -212,8 +225,12 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
                                                         unsigned long long* ctr,
                                                         int* s_loc, long long* s_row,
                                                         int claim_lanes,
-                                                        int sleep_ns, int lane) {
+                                                        int sleep_ns,
+                                                        unsigned long long* prof, int lane) {
   unsigned long long claim = 0, pushes = 0;
+  // (profile counters, the same in every lane: warp-uniform)
+  AB_PROF(unsigned long long p_busy = 0, p_idle = 0, c_busy = 0, c_idle = 0, p_slots = 0,
+          p_local = 0);
   unsigned int pend = 0;   // lanes whose claimed slot (claim + lane) is not read yet
   int held = 0;            // (lane 0) slots taken since this warp was last idle
   unsigned int idle = 0;   // (lane 0) idle passes
@@ -222,6 +239,7 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
   long long rb = 0, re = 0, got_b = 0, got_e = 0;  // (got's row bounds)
   unsigned int nl = 0;     // the level its out-neighbours get
   while (true) {
+    AB_PROF(const long long t_pass = clock64());
     bool took = false;
     int u = got;
     if (!act && u < 0 && (pend >> lane & 1u) && claim + lane < (unsigned long long)cap) {
@@ -250,7 +268,21 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
         }
       }
       held = 0;
-      if (__shfl_sync(FB_FULL, quit, 0)) return pushes;
+      AB_PROF(p_idle += 1; p_slots += __popc(tookm));
+      if (__shfl_sync(FB_FULL, quit, 0)) {
+#ifdef AB_PROFILE
+        if (prof != nullptr && lane == 0) {
+          atomicAdd(prof, p_busy);
+          atomicAdd(prof + 1, p_idle);
+          atomicAdd(prof + 2, c_busy);
+          atomicAdd(prof + 3, c_idle);
+          atomicAdd(prof + 4, p_slots);
+          atomicAdd(prof + 5, p_local);
+          atomicAdd(prof + 6, pushes);
+        }
+#endif
+        return pushes;
+      }
       if (pend == 0) {  // lanes 0 .. claim_lanes - 1 take the next slots
         if (lane == 0) claim = atomicAdd(ctr + AB_HEAD, (unsigned long long)claim_lanes);
         claim = __shfl_sync(FB_FULL, claim, 0);
@@ -258,8 +290,10 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
       } else if (sleep_ns > 0) {
         __nanosleep((unsigned int)sleep_ns);
       }
+      AB_PROF(c_idle += clock64() - t_pass);
       continue;
     }
+    AB_PROF(p_slots += __popc(tookm));
     const int deg = act ? (int)min(re - rb, (long long)AB_ROUND) : 0;
     // free after this pass, and not waiting for a claimed slot: may take a pushed vertex
     const unsigned int freem = __ballot_sync(FB_FULL, !(act && rb + deg < re) &&
@@ -287,15 +321,17 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
       }
     }
     __syncwarp();
+    AB_PROF(p_busy += 1; c_busy += clock64() - t_pass; p_local += nloc);
   }
 }
 
-extern "C" __global__ void __launch_bounds__(FB_BLOCK)
+extern "C" __global__ void AB_BOUNDS
 bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_idx,
           long long n, long long source, int want_parents, int log_steps, int claim_lanes,
           int sleep_ns,
           unsigned int* lw, int* par, int* aq, long long cap,
           const long long* max_row, long long row_limit,
+          unsigned long long* prof,  // null, or AB_PROF_WORDS zero counters (ab_search)
           unsigned long long* ctr,  // zero at launch; left zero
           long long* out_levels, bool* out_bits, long long* out_parents,
           unsigned long long* out_count, unsigned int* meta) {
@@ -329,7 +365,7 @@ bfs_async(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   const unsigned long long pushes =
       ab_search(a_ptr, a_idx, lw, aq, cap, ctr, s_loc + (threadIdx.x & ~31),
                 s_row + 2 * (threadIdx.x & ~31), claim_lanes,
-                sleep_ns, lane);
+                sleep_ns, prof, lane);
   if (lane == 0) atomicAdd(ctr + AB_PUSHES, pushes);
   grid.sync();
   const unsigned long long t_out = fb_clock();

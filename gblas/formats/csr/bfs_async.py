@@ -38,9 +38,12 @@ ASYNC_SLEEP_NS = 0
 # vertices its own passes push (local continuation), so fewer claims keep more pushes local
 ASYNC_CLAIM = 32
 # kernel parameters, one letter each (bfs_fused.CoopLaunch): a_ptr, a_idx; n, source;
-# want_parents, log_steps, claim_lanes, sleep_ns; lw, par, aq; cap; max_row, row_limit; ctr;
-# the outputs; meta
-_ASYNC_ARGS = "pp" + "qq" + "iiii" + "ppp" + "q" + "pq" + "p" + "ppppp"
+# want_parents, log_steps, claim_lanes, sleep_ns; lw, par, aq; cap; max_row, row_limit; prof;
+# ctr; the outputs; meta
+_ASYNC_ARGS = "pp" + "qq" + "iiii" + "ppp" + "q" + "pq" + "p" + "p" + "ppppp"
+# the profile build's counters (fused_bfs(async_profile=True)), in the kernel's order
+PROFILE_KEYS = ("busy_passes", "idle_passes", "busy_cycles", "idle_cycles", "slots_taken",
+                "handed_locally", "pushes")
 
 
 def _fused() -> Any:
@@ -50,12 +53,14 @@ def _fused() -> Any:
 
 
 @functools.cache
-def get_kernel(device_id: int, idx32: bool) -> tuple[Any, int, int]:
+def get_kernel(device_id: int, idx32: bool, profile: bool = False) -> tuple[Any, int, int]:
     """(kernel, blocks per SM, SMs): bfs_async compiled for ``device_id`` (int32 column ids
-    where ``idx32``), memoised per device and id width."""
+    where ``idx32``; the profile build, which counts its passes, where ``profile``),
+    memoised per device, id width and build."""
     bf = _fused()
     cp = bf._cp()
-    options = ("-std=c++17",) + (("-DFB_IDX32",) if idx32 else ())
+    options = (("-std=c++17",) + (("-DFB_IDX32",) if idx32 else ())
+               + (("-DAB_PROFILE",) if profile else ()))
     with cp.cuda.Device(device_id):
         mod = cp.RawModule(code=bf.module_source("bfs_async.cu"), options=options,
                            enable_cooperative_groups=True)
@@ -64,8 +69,8 @@ def get_kernel(device_id: int, idx32: bool) -> tuple[Any, int, int]:
 
 
 @functools.cache
-def _launcher(device_id: int, idx32: bool) -> Any:
-    return _fused().CoopLaunch(get_kernel(device_id, idx32)[0], _ASYNC_ARGS)
+def _launcher(device_id: int, idx32: bool, profile: bool) -> Any:
+    return _fused().CoopLaunch(get_kernel(device_id, idx32, profile)[0], _ASYNC_ARGS)
 
 
 def prefers_async(csr: Any, direction: str) -> bool:
@@ -120,26 +125,30 @@ def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any) -> No
 
 def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, parents: bool,
            log_steps: bool, grid: int, cap: int | None, sleep_ns: int, claim: int,
-           row_limit: int) -> int:
+           row_limit: int, prof: Any = None) -> int:
     """Launches bfs_async over the scratch ``w`` (bfs_fused.Work; ``graph``: its pointers,
     A's CSR first) on the current stream: the queue is the scratch's two frontier queues (2n
     slots, one allocation) unless ``cap`` asks fewer; a graph whose longest row is over
     ``row_limit`` is left to the fused kernel launched next. The counters must be zero.
-    Returns the grid launched (at most ``grid`` blocks, at most those resident at once)."""
-    _, per_sm, sms = get_kernel(dev, idx32)
+    ``prof``: None, or len(PROFILE_KEYS) zero uint64 on the device for the profile build's
+    counters. Returns the grid launched (at most ``grid`` blocks, at most those resident at
+    once)."""
+    profile = prof is not None
+    _, per_sm, sms = get_kernel(dev, idx32, profile)
     grid = min(grid, per_sm * sms)
     n = w.n
     slots = min(2 * n, cap) if cap is not None else 2 * n
     args = (graph[0], graph[1], n, src, int(bool(parents)), int(bool(log_steps)), claim,
             sleep_ns,
             w.lvl.data.ptr, w.par.data.ptr, w.q0.data.ptr, slots,
-            _max_row_on_stream(w.csr).data.ptr, min(row_limit, 2**62), w.ctr.data.ptr,
+            _max_row_on_stream(w.csr).data.ptr, min(row_limit, 2**62),
+            prof.data.ptr if profile else 0, w.ctr.data.ptr,
             w.out_levels.data.ptr, w.out_bits.data.ptr, w.out_parents.data.ptr,
             w.out_count.data.ptr, w.meta.data.ptr)
-    _launcher(dev, idx32)(grid, _fused()._BLOCK, args)
+    _launcher(dev, idx32, profile)(grid, _fused()._BLOCK, args)
     return grid
 
 
 __all__ = ["ASYNC_CLAIM", "ASYNC_DEGREE", "ASYNC_MAX_ROW", "ASYNC_MIN_DEGREE", "ASYNC_MIN_N",
-           "ASYNC_SLEEP_NS", "check_knobs", "get_kernel", "launch", "max_row_length",
-           "prefers_async"]
+           "ASYNC_SLEEP_NS", "PROFILE_KEYS", "check_knobs", "get_kernel", "launch",
+           "max_row_length", "prefers_async"]

@@ -488,7 +488,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               pull_blocks: int | None = PULL_MIN_BLOCKS, async_bfs: bool | None = None,
               async_cap: int | None = None,
               async_sleep_ns: int = bfs_async.ASYNC_SLEEP_NS,
-              async_claim: int = bfs_async.ASYNC_CLAIM) -> tuple[Any, Any, dict[str, Any]]:
+              async_claim: int = bfs_async.ASYNC_CLAIM,
+              async_profile: bool = False) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` by a persistent cooperative kernel:
     one launch, or three (the pull levels by a build of more blocks, ``pull_blocks``).
 
@@ -536,6 +537,10 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     appends more is run by the fused kernel after it (``info["async_fallback"]``).
     ``async_sleep_ns`` (a tuning knob): how long an idle warp sleeps between polls;
     ``async_claim`` (a tuning knob, 1 to 32): the queue's slots an idle warp claims at once.
+    ``async_profile`` (a measuring knob): the barrier-free kernel's profile build, whose
+    counters (busy and idle passes of the warps, their clock cycles, slots taken from the
+    queue, vertices handed to free lanes, pushes) are read back into
+    ``info["async_profile"]`` (one more host read).
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -547,6 +552,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
     bfs_async.check_knobs(async_bfs, async_cap, async_sleep_ns, async_claim)
+    if not isinstance(async_profile, bool):
+        raise InvalidValue(f"async_profile must be True or False, got {async_profile!r}")
     if async_bfs and direction == "pull":
         raise InvalidValue("async_bfs=True pushes every level; it takes direction 'auto' or "
                            "'push', got 'pull'")
@@ -578,10 +585,12 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             w.alloc_outputs(parents)
             w.ctr.data.memset_async(0, w.ctr.nbytes)
             if use_async:  # then the fused kernel, which runs only if the queue overflowed
+                prof = (cp.zeros(len(bfs_async.PROFILE_KEYS), dtype=np.uint64)
+                        if async_profile else None)
                 async_grid = bfs_async.launch(w, graph, idx32, dev, src, parents, step_log,
                                               plan[0][1], async_cap, async_sleep_ns,
                                               async_claim, bfs_async.ASYNC_MAX_ROW
-                                              if async_bfs is None else 2**62)
+                                              if async_bfs is None else 2**62, prof)
                 plan = [(plan[0][0], plan[0][1], 0, 3)]
             tune = (alpha, beta1, beta2, small_edges, eager_edges, pull_serial)
             for mb, grid, resume, stop in plan:
@@ -595,6 +604,10 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             else:
                 levels, pi = w.results_unread(parents)
                 info, reads = {}, 0
+            if use_async and async_profile:
+                info["async_profile"] = dict(zip(bfs_async.PROFILE_KEYS,
+                                                 (int(x) for x in prof.get()), strict=True))
+                reads += 1
         finally:
             w.release()
     info.update(grid=plan[0][1], block=_BLOCK, small_edges=small_edges,
