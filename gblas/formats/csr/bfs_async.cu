@@ -17,8 +17,8 @@
 //           improvement appends v again). With one word, the level and the "waiting" flag
 //           change together: no fence between them.
 //   aq      the queue: slots [0, cap) of vertex ids, -1 until written; `tail` counts the
-//           reserved slots, `head` the claimed ones (a warp claims 32 at a time and each
-//           lane waits for its slot to be written), `finished` the slots whose vertex is
+//           reserved slots, `head` the claimed ones (an idle warp claims claim_lanes, 32 by
+//           default, one a lane, and each lane waits for its slot to be written), `finished` the slots whose vertex is
 //           done (its out-edges relaxed, what it appended already reserved). The search is
 //           over when finished == tail (read in that order, the first with acquire): every
 //           reserved slot done, so nothing in flight can append more.
@@ -104,8 +104,9 @@ __device__ __forceinline__ void ab_add_release(unsigned long long* p, unsigned l
 }
 
 // Warp-synchronous: the entries [rb, rb + deg) of every lane's row laid end to end, AB_PB
-// a lane at a time (edge-balanced over the lanes' rows, warp_owner): f(ok, own, col), own[b]
-// the lane whose row holds entry b (every lane calls f, the same number of times).
+// a lane at a time (edge-balanced over the lanes' rows, warp_owner; where no row is longer
+// than AB_PB, each lane its own row): f(ok, own, col), own[b] the lane whose row holds entry
+// b (every lane calls f, the same number of times).
 template <class F>
 __device__ __forceinline__ void ab_edges(const fb_idx_t* __restrict__ idx, long long rb,
                                          int deg, int lane, F&& f) {
