@@ -1,6 +1,7 @@
-"""The barrier-free BFS of ``bfs_async.cu``: for graphs of low average degree (grids, meshes,
-road networks), whose thousands of narrow levels each cost the fused kernel a grid barrier
-and a chain of L2 round trips (docs/gpu_bfs_notes.md §7).
+"""The barrier-free BFS of ``bfs_async.cu``: for meshes (grids, triangulations), whose
+thousands of levels of a few thousand vertices each cost the fused kernel a grid barrier
+and a chain of L2 round trips (docs/gpu_bfs_notes.md §7). Road networks, whose frontiers
+are a few vertices, stay faster on the fused kernel's block levels (``ASYNC_MIN_DEGREE``).
 
 :func:`gblas.formats.csr.bfs_fused.fused_bfs` launches it (``async_bfs``: by default where
 :func:`prefers_async` says so) and then the fused kernel with stop 3, which runs the search
