@@ -35,7 +35,7 @@ def _level_counts(levels: Any, n: int) -> list[int]:
     return counts + ([0] if len(idx) < n else [])
 
 
-def what_pushes(info: dict) -> str:
+def _what_pushes(info: dict) -> str:
     return f"{info['async_pushes']} pushes for {info['reached']} vertices reached"
 
 
@@ -63,7 +63,7 @@ def test_async_same_as_cpu(name: str, direction: str, claim: int) -> None:
         info = _check(A, Ag, src, f"{name} source {src} {direction} claim {claim}",
                       direction=direction, async_bfs=True, async_claim=claim)
         assert info["async_grid"] and info["async_fallback"] is False
-        assert info["async_pushes"] >= info["reached"] - 1, what_pushes(info)
+        assert info["async_pushes"] >= info["reached"] - 1, _what_pushes(info)
 
 
 @pytest.mark.parametrize("make", [lambda: generators.grid2d(300, 301),
