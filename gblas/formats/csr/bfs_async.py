@@ -18,13 +18,14 @@ import numpy as np
 
 from ...exceptions import InvalidValue
 
-# The default picks the barrier-free kernel for meshes: average out-degree from ASYNC_MIN_DEGREE
-# to below ASYNC_DEGREE (grids 4, triangulations 6) and at least ASYNC_MIN_N vertices. Kernel
-# µs, H200, 8 sources, 2026-11-29, fused -> async: grid 2048² 14433 -> 9636, grid 4096² 21931
-# -> 21035. Not road networks (average degree 2-3: luxembourg_osm 3084 -> 4014, road-usroads
-# 1747 -> 1783; their frontiers are a few vertices, which the fused kernel's block levels run
-# at 3 µs a level), not Kronecker or uniform graphs (16-32 and more: a few wide levels that
-# want the direction switch and the balanced push), not small graphs (two launches).
+# The default picks the barrier-free kernel for meshes: average out-degree from
+# ASYNC_MIN_DEGREE to below ASYNC_DEGREE (grids 4, triangulations 6) and at least ASYNC_MIN_N
+# vertices. H200, 8 sources, 2026-11-29, fused -> async: grid 2048² kernel 14433 -> 9636 µs,
+# grid 4096² whole call 35.1 -> 22.8 ms. Not road networks (average degree 2-3: kernel µs
+# luxembourg_osm 3084 -> 4014, road-usroads 1747 -> 1783; their frontiers are a few
+# vertices, which the fused kernel's block levels run at 3 µs a level), not Kronecker or
+# uniform graphs (16-32 and more: a few wide levels that want the direction switch and the
+# balanced push), not small graphs (two launches).
 ASYNC_DEGREE = 8.0
 ASYNC_MIN_DEGREE = 3.5
 ASYNC_MIN_N = 1 << 16
