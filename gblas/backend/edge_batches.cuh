@@ -51,6 +51,37 @@ __device__ __forceinline__ void edge_batches(int u, long long s, long long e,
   }
 }
 
+// Warp-synchronous (every lane calls it): the rows [s, s + d) of the lanes laid end to end
+// in lane order, PB entries a lane at a time, lane after lane (entry t0 + 32 b + lane): each
+// finds its row with warp_owner, so one long row does not hold one lane. f(ok, uu, vv),
+// arrays of PB: ok[b] false past the end, uu[b] the owning lane's `u`, vv[b] the entry's
+// column id (0 where not ok). The pushes of the fused kernel's queue (bfs_common.cuh), of
+// the distributed level loop (distributed/bfs_levels.cu) and of the barrier-free kernel
+// (formats/csr/bfs_async.cu).
+template <int PB, class Idx, class F>
+__device__ __forceinline__ void row_list_batches(int u, long long s, int d,
+                                                 const Idx* __restrict__ idx, int lane,
+                                                 F&& f) {
+  const int incl = warp_inclusive_scan(d, lane);
+  const int excl = incl - d;
+  const int total = __shfl_sync(0xffffffffu, incl, 31);
+  bool ok[PB];
+  int uu[PB], vv[PB];
+  for (int t0 = 0; t0 < total; t0 += 32 * PB) {
+#pragma unroll
+    for (int b = 0; b < PB; ++b) {
+      const int ei = t0 + 32 * b + lane;
+      const int owner = warp_owner(incl, ei);
+      uu[b] = __shfl_sync(0xffffffffu, u, owner);
+      const long long so = __shfl_sync(0xffffffffu, s, owner);
+      const int eo = __shfl_sync(0xffffffffu, excl, owner);
+      ok[b] = ei < total;
+      vv[b] = ok[b] ? (int)idx[so + (ei - eo)] : 0;
+    }
+    f(ok, uu, vv);
+  }
+}
+
 // The first entry of a row's [s, head) whose id `seen(id)` holds, in row order, or -1: one
 // lane alone, B ids loaded at once (independent loads, in flight together). The serial head
 // of a pull's in-row scan, in the fused kernel (bfs_common.cuh) and in the distributed claim.

@@ -302,24 +302,7 @@ __device__ __forceinline__ void db_frontier_edges(const long long* __restrict__ 
       s = c_ptr[u];
       d = (int)(c_ptr[u + 1] - s);
     }
-    const int incl = warp_inclusive_scan(d, lane);
-    const int excl = incl - d;
-    const int total = __shfl_sync(DB_FULL, incl, 31);
-    int uu[DB_PB], ii[DB_PB];
-    bool ok[DB_PB];
-    for (int t0 = 0; t0 < total; t0 += 32 * DB_PB) {
-#pragma unroll
-      for (int b = 0; b < DB_PB; ++b) {
-        const int ei = t0 + 32 * b + lane;
-        const int owner = warp_owner(incl, ei);
-        const long long so = __shfl_sync(DB_FULL, s, owner);
-        const int eo = __shfl_sync(DB_FULL, excl, owner);
-        uu[b] = __shfl_sync(DB_FULL, u, owner);
-        ok[b] = ei < total;
-        ii[b] = ok[b] ? c_idx[so + (ei - eo)] : 0;
-      }
-      f(ok, uu, ii);
-    }
+    row_list_batches<DB_PB>(u, s, d, c_idx, lane, f);
   }
 }
 

@@ -104,9 +104,9 @@ __device__ __forceinline__ void ab_add_release(unsigned long long* p, unsigned l
 }
 
 // Warp-synchronous: the entries [rb, rb + deg) of every lane's row laid end to end, AB_PB
-// a lane at a time (edge-balanced over the lanes' rows, warp_owner; where no row is longer
-// than AB_PB, each lane its own row): f(ok, own, col), own[b] the lane whose row holds entry
-// b (every lane calls f, the same number of times).
+// a lane at a time (row_list_batches: edge-balanced over the lanes' rows; where no row is
+// longer than AB_PB, each lane its own row): f(ok, own, col), own[b] the lane whose row
+// holds entry b (every lane calls f, the same number of times).
 template <class F>
 __device__ __forceinline__ void ab_edges(const fb_idx_t* __restrict__ idx, long long rb,
                                          int deg, int lane, F&& f) {
@@ -122,22 +122,7 @@ __device__ __forceinline__ void ab_edges(const fb_idx_t* __restrict__ idx, long 
     f(ok, own, col);
     return;
   }
-  const int incl = warp_inclusive_scan(deg, lane);
-  const int total = __shfl_sync(FB_FULL, incl, 31);
-  for (int base = 0; base < total; base += 32 * AB_PB) {
-    bool ok[AB_PB];
-    int own[AB_PB], col[AB_PB];
-#pragma unroll
-    for (int b = 0; b < AB_PB; ++b) {
-      const int i = base + 32 * b + lane;
-      own[b] = warp_owner(incl, i);
-      const long long ob = __shfl_sync(FB_FULL, rb, own[b]);
-      const int first = __shfl_sync(FB_FULL, incl, own[b]) - __shfl_sync(FB_FULL, deg, own[b]);
-      ok[b] = i < total;
-      col[b] = ok[b] ? (int)idx[ob + (i - first)] : -1;
-    }
-    f(ok, own, col);
-  }
+  row_list_batches<AB_PB>(lane, rb, deg, idx, lane, f);  // (uu: the owning lane)
 }
 
 // Relaxes v to level nl (AB_PB edges at once: the first CAS of each in flight together,

@@ -275,8 +275,6 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
   const long long nreg = (long long)fb_ctr<true>(L.c_in);
   const long long nch = (long long)fb_ctr<true>(L.c_in + 2);
   int fill = 0;
-  bool ok[FB_PB];
-  int uu[FB_PB], vv[FB_PB];
   // tier 1: chunks of big vertices, spread over every warp of the grid
   for (long long c = gwarp; c < nch; c += nwarps) {
     const long long o = __ldcg(&L.own_in[c]);
@@ -306,22 +304,11 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
       s = g.a_ptr[u];
       d = (int)(g.a_ptr[u + 1] - s);
     }
-    const int incl = warp_inclusive_scan(d, lane);
-    const int excl = incl - d;
-    const int total = __shfl_sync(FB_FULL, incl, 31);
-    for (int t0 = 0; t0 < total; t0 += 32 * FB_PB) {
-#pragma unroll
-      for (int b = 0; b < FB_PB; ++b) {
-        const int ei = t0 + 32 * b + lane;
-        const int owner = warp_owner(incl, ei);
-        uu[b] = __shfl_sync(FB_FULL, u, owner);
-        const long long so = __shfl_sync(FB_FULL, s, owner);
-        const int eo = __shfl_sync(FB_FULL, excl, owner);
-        ok[b] = ei < total;
-        vv[b] = ok[b] ? (int)g.a_idx[so + (ei - eo)] : 0;
-      }
-      fb_visit_batch<LOCAL>(g, L, ok, uu, vv, fe, sbuf, fill, lane, eager);
-    }
+    row_list_batches<FB_PB>(u, s, d, g.a_idx, lane, [&](const bool (&bok)[FB_PB],
+                                                        const int (&bu)[FB_PB],
+                                                        const int (&bv)[FB_PB]) {
+      fb_visit_batch<LOCAL>(g, L, bok, bu, bv, fe, sbuf, fill, lane, eager);
+    });
   }
   if (fill) fb_flush<LOCAL>(L, sbuf, fill, lane);
 }
