@@ -79,6 +79,29 @@ def per_level_us(info: dict[str, Any]) -> float:
     return sum(info["step_us"]) / max(len(info["step_us"]), 1)
 
 
+def print_profile(lab: str, profs: list[dict[str, int]]) -> None:
+    """The barrier-free kernel's profile build (``async_profile=1``), medians over the
+    sources: its warps' passes and clock64 cycles a pass, busy (relaxing rows) and idle
+    (polling, claiming, looking at the counters), where the relaxed vertices came from, and
+    a busy pass's cycles in its segments (bfs_async.cu's AB_SEG)."""
+    def med(f: Any) -> float:
+        return common.median([f(p) for p in profs])
+
+    print(f"    {lab:34s} profile: busy passes {med(lambda p: p['busy_passes']):.0f} "
+          f"({med(lambda p: p['busy_passes'] / max(p['levels'], 1)):.1f} a level), "
+          f"{med(lambda p: p['busy_cycles'] / max(p['busy_passes'], 1)):.0f} cycles each; "
+          f"idle {med(lambda p: p['idle_passes']):.0f}, "
+          f"{med(lambda p: p['idle_cycles'] / max(p['idle_passes'], 1)):.0f} cycles each; "
+          f"slots {med(lambda p: p['slots_taken']):.0f}, handed locally "
+          f"{med(lambda p: p['handed_locally']):.0f} "
+          f"({med(lambda p: p['handed_locally'] / max(p['pushes'], 1)):.0%} of pushes "
+          f"{med(lambda p: p['pushes']):.0f})", flush=True)
+    segs = ("take", "level", "cols", "cas", "place", "handover")
+    print(f"    {'':34s} a busy pass's cycles: " + ", ".join(
+        f"{k} {med(lambda p, k=k: p[k + '_cycles'] / max(p['busy_passes'], 1)):.0f}"
+        for k in segs), flush=True)
+
+
 def run_graph(spec: str, configs: list[dict[str, Any]], nsrc: int, seed: int) -> dict[str, Any]:
     cp = bfs_gpu._cp()
     A, _ = bfs_gpu.load(spec)  # noqa: N806
@@ -91,6 +114,7 @@ def run_graph(spec: str, configs: list[dict[str, Any]], nsrc: int, seed: int) ->
     rows: dict[str, dict[str, list[float]]] = {label(c): {k: [] for k in keys}
                                                for c in configs}
     first: dict[str, Any] = {}
+    profiles: dict[str, list[dict[str, int]]] = {}
     for s in sources:
         ref = None
         for cfg in configs:
@@ -107,6 +131,9 @@ def run_graph(spec: str, configs: list[dict[str, Any]], nsrc: int, seed: int) ->
             if s == sources[0]:
                 first[label(cfg)] = {k: info[k] for k in ("directions", "frontier", "step_us",
                                                           "block_steps")}
+            if "async_profile" in info:
+                profiles.setdefault(label(cfg), []).append(
+                    {**info["async_profile"], "levels": len(info["directions"])})
             r = rows[label(cfg)]
             r["kernel_us"].append(info["kernel_us"])
             r["start_us"].append(info["start_us"])
@@ -120,6 +147,8 @@ def run_graph(spec: str, configs: list[dict[str, Any]], nsrc: int, seed: int) ->
         print(f"  {lab:36s} kernel {m['kernel_us']:9.1f} us  call {m['call_ms']:8.3f} ms  "
               f"{m['us_per_level']:7.2f} us/level  block steps {m['block_steps']:.2f}  "
               f"start {m['start_us']:.1f} output {m['output_us']:.1f} us", flush=True)
+    for lab, profs in profiles.items():
+        print_profile(lab, profs)
     for lab, f in first.items():  # the first source's steps, where they are few
         if len(f["step_us"]) <= 16:
             steps = " ".join(f"{'>' if d == 'push' else '<'}{fr}:{us:.0f}" for d, fr, us in

@@ -23,15 +23,15 @@
 //           over when finished == tail (read in that order, the first with acquire): every
 //           reserved slot done, so nothing in flight can append more.
 //
-// Memory ordering of the termination test: a slot's reservation (lane 0's relaxed atomicAdd
-// on tail) reaches another warp through the slot's relaxed store (another lane, after a
-// shuffle of the returned base) and that warp's relaxed poll, then through its release add
-// on finished and the quitting warp's acquire load. The PTX model orders the first two links
-// only by data dependence (the store's address comes from the atomic's value, the add's
-// operand from the polled value) and both ends at L2, the GPU's point of coherence; formally
-// it would want the slot's store as st.release and its poll as ld.acquire with __syncwarp
-// around them (a fence on every append and poll: to be measured before it is paid; reviewed
-// 2026-11-29, docs/gpu_bfs_notes.md §7).
+// Memory ordering of the termination test: a slot's reservation (lane 0's atomicAdd on tail)
+// is ordered before the slot's write (another lane) by __syncwarp and a fence (a release
+// pattern: fence, then the relaxed writes);
+// the warp that polls the slot (a relaxed load and, once it finds a vertex, a fence: an
+// acquire pattern) counts it done by lane 0's release add on
+// finished after a __syncwarp; the quitting warp reads finished with acquire, then tail. So
+// every reservation made before a counted completion is in the tail it reads: finished ==
+// tail means nothing is in flight (release/acquire at every link, as the PTX memory model
+// asks; reviewed 2026-11-29, docs/gpu_bfs_notes.md §7).
 //
 // FIFO order keeps the tentative levels close to the final ones (a vertex reached by a
 // longer path is corrected when the shorter one arrives, and appended again). The levels
@@ -59,7 +59,7 @@ namespace cg = cooperative_groups;
 #define AB_PB 4               // edges a lane has in flight at once
 #define AB_HBINS 4096         // the step log's histogram: levels counted in shared memory
 #define AB_QUIT_EVERY 8       // idle passes of a warp per look at the termination counters
-#define AB_PROF_WORDS 7       // ab_search's counters (fused_bfs(async_profile=True))
+#define AB_PROF_WORDS 13      // ab_search's counters (fused_bfs(async_profile=True))
 // The profile build (-DAB_PROFILE) counts them; the default build has none of that code
 // (its registers and speed are the measured ones), and `prof` is null there. The profile
 // build asks for 1 block an SM, whose register budget keeps the counters out of local memory.
@@ -80,11 +80,15 @@ namespace cg = cooperative_groups;
 #define AB_MAXLEVEL 10
 #define AB_PUSHES 11
 
+// a queue slot: written relaxed after one ab_fence of the writing lane (a release pattern,
+// one fence for the lane's slots of a pass); polled relaxed, and a poll that finds a vertex
+// is followed by ab_fence (an acquire pattern), so the idle polls, most of them, carry none
 __device__ __forceinline__ int ab_poll(const int* p) {
   int v;
   asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
+__device__ __forceinline__ void ab_fence() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 __device__ __forceinline__ void ab_put(int* p, int v) {
   asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
@@ -174,6 +178,8 @@ __device__ __forceinline__ int ab_place(int* aq, long long cap, unsigned long lo
     if (base + (total - keep) > (unsigned long long)cap) atomicExch(ctr + AB_OVERFLOW, 1ULL);
   }
   base = __shfl_sync(FB_FULL, base, 0);
+  __syncwarp();  // (lane 0's reservation before the other lanes' fences)
+  if (cnt > 0 && incl > keep) ab_fence();  // this lane writes slots: released once
   int q = incl - cnt;  // this lane's first push, numbered in the warp's pushes of this call
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) {
@@ -203,7 +209,9 @@ __device__ __forceinline__ int ab_place(int* aq, long long cap, unsigned long lo
 // idle (its local vertices descend from them), so finished == tail still means nothing is
 // in flight. Returns the relaxations that lowered a level (pushes). With `prof` (else null)
 // the warps add up AB_PROF_WORDS counters there: busy passes, idle passes, their clock64
-// cycles (busy, idle), slots taken from the queue, vertices handed to free lanes, pushes.
+// cycles (busy, idle), slots taken from the queue, vertices handed to free lanes, pushes,
+// and a busy pass's cycles in six segments (AB_SEG: take, level, column ids, CASes, place,
+// hand-over).
 __device__ __forceinline__ unsigned long long ab_search(const long long* __restrict__ a_ptr,
                                                         const fb_idx_t* __restrict__ a_idx,
                                                         unsigned int* lw, int* aq,
@@ -216,7 +224,10 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
   unsigned long long claim = 0, pushes = 0;
   // (profile counters, the same in every lane: warp-uniform)
   AB_PROF(unsigned long long p_busy = 0, p_idle = 0, c_busy = 0, c_idle = 0, p_slots = 0,
-          p_local = 0);
+          p_local = 0; unsigned long long c_seg[6] = {}; long long t_seg = 0;
+          int p_sink = 0);
+  // (a busy pass's segments, each ended by a warp vote on what it waited for: AB_SEG(i))
+#define AB_SEG(i) AB_PROF({ const long long t_ = clock64(); c_seg[i] += t_ - t_seg; t_seg = t_; })
   unsigned int pend = 0;   // lanes whose claimed slot (claim + lane) is not read yet
   int held = 0;            // (lane 0) slots taken since this warp was last idle
   unsigned int idle = 0;   // (lane 0) idle passes
@@ -225,12 +236,13 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
   long long rb = 0, re = 0, got_b = 0, got_e = 0;  // (got's row bounds)
   unsigned int nl = 0;     // the level its out-neighbours get
   while (true) {
-    AB_PROF(const long long t_pass = clock64());
+    AB_PROF(const long long t_pass = clock64(); t_seg = t_pass);
     bool took = false;
     int u = got;
     if (!act && u < 0 && (pend >> lane & 1u) && claim + lane < (unsigned long long)cap) {
       u = ab_poll(aq + claim + lane);
       took = u >= 0;
+      if (took) ab_fence();
     }
     if (!act && u >= 0) {  // (the level read and the flag cleared with one atomic)
       act = true;
@@ -244,6 +256,7 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
     held += __popc(tookm);
     if (!__any_sync(FB_FULL, act)) {  // idle: count the slots done; over, or wait
       int quit = 0;
+      __syncwarp();  // (the lanes' acquire polls before lane 0's release count of them)
       if (lane == 0) {
         if (held) ab_add_release(ctr + AB_FINISHED, (unsigned long long)held);
         // (every AB_QUIT_EVERY idle passes: a thousand idle warps reading the counters'
@@ -265,6 +278,8 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
           atomicAdd(prof + 4, p_slots);
           atomicAdd(prof + 5, p_local);
           atomicAdd(prof + 6, pushes);
+          for (int i = 0; i < 6; ++i) atomicAdd(prof + 7 + i, c_seg[i]);
+          atomicAdd(prof + 7, (unsigned long long)p_sink);  // (keeps the votes: 0)
         }
 #endif
         return pushes;
@@ -285,6 +300,7 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
     const unsigned int freem = __ballot_sync(FB_FULL, !(act && rb + deg < re) &&
                                                           !(pend >> lane & 1u));
     const int nfree = __popc(freem);
+    AB_SEG(0);  // took: its slot polled, its atomicAnd issued, its row bounds read
     int nloc = 0;
     ab_edges(a_idx, rb, deg, lane, [&](const bool* ok, const int* own, const int* col) {
       unsigned int lv[AB_PB];
@@ -292,9 +308,15 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
       long long vb[AB_PB], ve[AB_PB];
 #pragma unroll
       for (int b = 0; b < AB_PB; ++b) lv[b] = __shfl_sync(FB_FULL, nl, own[b]);
+      AB_SEG(1);  // the level (the atomicAnd's return)
+      AB_PROF(p_sink += __any_sync(FB_FULL, col[0] == -2 || col[AB_PB - 1] == -2));
+      AB_SEG(2);  // the column ids
       ab_relax(a_ptr, lw, ok, col, lv, push, vb, ve);
+      AB_PROF(p_sink += __any_sync(FB_FULL, push[0] && push[AB_PB - 1] && vb[0] == -2));
+      AB_SEG(3);  // the CASes (and the children's row bounds)
       pushes += ab_place(aq, cap, ctr, push, col, vb, ve, s_loc, s_row, freem, nfree, &nloc,
                          lane);
+      AB_SEG(4);  // placed: free lanes or the queue
     });
     rb += deg;
     act = act && rb < re;
@@ -307,6 +329,7 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
       }
     }
     __syncwarp();
+    AB_SEG(5);  // the hand-over to free lanes
     AB_PROF(p_busy += 1; c_busy += clock64() - t_pass; p_local += nloc);
   }
 }

@@ -45,7 +45,8 @@ ASYNC_CLAIM = 32
 _ASYNC_ARGS = "pp" + "qq" + "iiii" + "ppp" + "q" + "pq" + "p" + "p" + "ppppp"
 # the profile build's counters (fused_bfs(async_profile=True)), in the kernel's order
 PROFILE_KEYS = ("busy_passes", "idle_passes", "busy_cycles", "idle_cycles", "slots_taken",
-                "handed_locally", "pushes")
+                "handed_locally", "pushes", "take_cycles", "level_cycles", "cols_cycles",
+                "cas_cycles", "place_cycles", "handover_cycles")
 
 
 def _fused() -> Any:
