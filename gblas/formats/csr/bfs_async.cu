@@ -158,9 +158,11 @@ __device__ __forceinline__ void ab_relax(const long long* __restrict__ a_ptr, un
 }
 
 // Warp-synchronous: the lanes' pushed vertices, numbered in lane order from `*nloc` on:
-// those numbered below nfree go to this warp's free lanes (the i-th to the i-th set lane of
-// freem, through s_loc, their row bounds through s_row), the rest to the queue (one reservation for the warp, by lane 0:
-// the release in ab_add_release orders it before the completion count). Returns the pushes.
+// those numbered below nfree go to this warp's free lanes (number i to s_loc[i], its row
+// bounds to s_row; the warp's i-th free lane takes it after the pass), the rest to the queue
+// (one reservation for the warp, by lane 0: the release in ab_add_release orders it before
+// the completion count). The numbering is a prefix count of AB_PB ballots (a lane pushes at
+// most AB_PB: no chain of shuffles). Returns the pushes.
 __device__ __forceinline__ int ab_place(int* aq, long long cap, unsigned long long* ctr,
                                         const bool* push, const int* col, const long long* vb,
                                         const long long* ve, int* s_loc, long long* s_row,
@@ -168,24 +170,31 @@ __device__ __forceinline__ int ab_place(int* aq, long long cap, unsigned long lo
   int cnt = 0;
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) cnt += push[b];
-  const int incl = warp_inclusive_scan(cnt, lane);
-  const int total = __shfl_sync(FB_FULL, incl, 31);
+  const unsigned int below = (1u << lane) - 1u;
+  int q = 0, total = 0;  // (q: this lane's first push, numbered in the warp's of this call)
+#pragma unroll
+  for (int k = 1; k <= AB_PB; ++k) {
+    const unsigned int atleast = __ballot_sync(FB_FULL, cnt >= k);
+    q += __popc(atleast & below);
+    total += __popc(atleast);
+  }
   if (total == 0) return 0;
   const int keep = max(0, min(total, nfree - *nloc));  // for this warp's free lanes
   unsigned long long base = 0;
-  if (lane == 0 && total > keep) {
-    base = atomicAdd(ctr + AB_TAIL, (unsigned long long)(total - keep));
-    if (base + (total - keep) > (unsigned long long)cap) atomicExch(ctr + AB_OVERFLOW, 1ULL);
+  if (total > keep) {  // (warp-uniform) a reservation in the queue
+    if (lane == 0) {
+      base = atomicAdd(ctr + AB_TAIL, (unsigned long long)(total - keep));
+      if (base + (total - keep) > (unsigned long long)cap) atomicExch(ctr + AB_OVERFLOW, 1ULL);
+    }
+    base = __shfl_sync(FB_FULL, base, 0);
+    __syncwarp();  // (lane 0's reservation before the other lanes' fences)
+    if (cnt > 0 && q + cnt > keep) ab_fence();  // this lane writes slots: released once
   }
-  base = __shfl_sync(FB_FULL, base, 0);
-  __syncwarp();  // (lane 0's reservation before the other lanes' fences)
-  if (cnt > 0 && incl > keep) ab_fence();  // this lane writes slots: released once
-  int q = incl - cnt;  // this lane's first push, numbered in the warp's pushes of this call
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) {
     if (push[b]) {
       if (q < keep) {
-        const int to = (int)__fns(freem, 0, *nloc + q + 1);
+        const int to = *nloc + q;
         s_loc[to] = col[b];
         s_row[2 * to] = vb[b];
         s_row[2 * to + 1] = ve[b];
@@ -321,11 +330,12 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
     rb += deg;
     act = act && rb < re;
     __syncwarp();
-    if (freem >> lane & 1u) {
-      if (__popc(freem & ((1u << lane) - 1u)) < nloc) {
-        got = s_loc[lane];
-        got_b = s_row[2 * lane];
-        got_e = s_row[2 * lane + 1];
+    if (freem >> lane & 1u) {  // the warp's i-th free lane takes the i-th local push
+      const int i = __popc(freem & ((1u << lane) - 1u));
+      if (i < nloc) {
+        got = s_loc[i];
+        got_b = s_row[2 * i];
+        got_e = s_row[2 * i + 1];
       }
     }
     __syncwarp();
