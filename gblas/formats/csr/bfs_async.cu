@@ -243,7 +243,10 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
   bool act = false;        // this lane's row is being relaxed
   int got = -1;            // a vertex handed to this lane by the last pass
   long long rb = 0, re = 0, got_b = 0, got_e = 0;  // (got's row bounds)
-  unsigned int nl = 0;     // the level its out-neighbours get
+  // the row's vertex's word as its atomicAnd returned it: its out-neighbours get its level
+  // + 1, computed where the relaxation needs it, so the atomic's round trip overlaps the
+  // column ids' loads (a use right after the atomic would wait for it there)
+  unsigned int taken = 0;
   while (true) {
     AB_PROF(const long long t_pass = clock64(); t_seg = t_pass);
     bool took = false;
@@ -255,7 +258,7 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
     }
     if (!act && u >= 0) {  // (the level read and the flag cleared with one atomic)
       act = true;
-      nl = (atomicAnd(lw + u, ~AB_QUEUED) & AB_LEVEL) + 1u;
+      taken = atomicAnd(lw + u, ~AB_QUEUED);
       rb = took ? a_ptr[u] : got_b;
       re = took ? a_ptr[u + 1] : got_e;
     }
@@ -316,7 +319,9 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
       bool push[AB_PB];
       long long vb[AB_PB], ve[AB_PB];
 #pragma unroll
-      for (int b = 0; b < AB_PB; ++b) lv[b] = __shfl_sync(FB_FULL, nl, own[b]);
+      for (int b = 0; b < AB_PB; ++b) {
+        lv[b] = (__shfl_sync(FB_FULL, taken, own[b]) & AB_LEVEL) + 1u;
+      }
       AB_SEG(1);  // the level (the atomicAnd's return)
       AB_PROF(p_sink += __any_sync(FB_FULL, col[0] == -2 || col[AB_PB - 1] == -2));
       AB_SEG(2);  // the column ids
