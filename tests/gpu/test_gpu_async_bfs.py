@@ -100,7 +100,8 @@ def test_async_deep_search(make: Any) -> None:
 @pytest.mark.parametrize("claim", [1, 32])
 def test_async_profile_counts(claim: int) -> None:
     """The profile build: every vertex expanded came from a slot of the queue or was handed
-    to a free lane, one per push and the source's slot; the CPU's results."""
+    to a free lane, one per push and the source's slot; the segments' cycles within the
+    busy passes'; the CPU's results."""
     A = generators.grid2d(200, 230)  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
     for src in (0, 23115):
@@ -110,6 +111,10 @@ def test_async_profile_counts(claim: int) -> None:
         assert prof["pushes"] == info["async_pushes"] >= info["reached"] - 1
         assert prof["slots_taken"] + prof["handed_locally"] == prof["pushes"] + 1, prof
         assert prof["busy_passes"] >= 1 and prof["busy_cycles"] > 0, prof
+        # the busy passes' six segments (AB_SEG) lie inside them
+        segments = [v for k, v in prof.items() if k.endswith("_cycles")
+                    and k not in ("busy_cycles", "idle_cycles")]
+        assert len(segments) == 6 and 0 < sum(segments) <= prof["busy_cycles"], prof
 
 
 @pytest.mark.parametrize("cap", [1, 2])

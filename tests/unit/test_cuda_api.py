@@ -115,6 +115,22 @@ def test_async_launch_types_match_the_kernel() -> None:
     assert _kernel_letters("bfs_async.cu", "bfs_async") == bfs_async._ASYNC_ARGS
 
 
+def test_async_profile_keys_match_the_kernel() -> None:
+    """info['async_profile'] names one counter per word the profile build adds up
+    (AB_PROF_WORDS in bfs_async.cu), the six segments' cycles among them."""
+    import re
+    from pathlib import Path
+
+    from gblas.formats.csr import bfs_async
+
+    src = (Path(bfs_async.__file__).parent / "bfs_async.cu").read_text()
+    words = int(re.search(r"#define AB_PROF_WORDS (\d+)", src)[1])
+    assert len(bfs_async.PROFILE_KEYS) == words == len(set(bfs_async.PROFILE_KEYS))
+    segments = re.findall(r"AB_SEG\((\d)\);", src)
+    assert sorted(map(int, segments)) == list(range(6))
+    assert sum(k.endswith("_cycles") for k in bfs_async.PROFILE_KEYS) == 2 + len(segments)
+
+
 @pytest.mark.parametrize(("knobs", "word"), [
     ((None, None, 0, 32), None), ((True, 5, 10**6, 1), None),
     (("yes", None, 0, 32), "async_bfs"), ((1, None, 0, 32), "async_bfs"),
