@@ -1,0 +1,50 @@
+"""benchmarks/compare_trees.py: each revision's package is exported and imported from its
+own folder, the command runs in every tree in turn, round after round, ``{root}`` becomes
+the repository's root, and a failing run's status is returned."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import compare_trees as ct  # noqa: E402
+
+_WHERE = "import gblas, pathlib; print('at', pathlib.Path(gblas.__file__).parents[1])"
+
+
+def _is_git_checkout() -> bool:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT,
+                          capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _is_git_checkout(), reason="needs the repository's git history")
+def test_trees_alternate_and_import_their_own_package(capsys: pytest.CaptureFixture) -> None:
+    assert ct.main(["--trees", "HEAD,.", "--rounds", "2", "--grep", "at ", "--",
+                    sys.executable, "-c", _WHERE]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    heads = [ln for ln in lines if ln.startswith("== ")]
+    assert [h.split()[1] for h in heads] == ["HEAD", ".", "HEAD", "."]
+    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    exported = ROOT / "bench_out" / "trees" / sha[:12]
+    assert (exported / "gblas" / "formats" / "csr" / "bfs_async.cu").is_file()
+    assert (exported / "algorithms" / "bfs.py").is_file()
+    places = [ln for ln in lines if ln.startswith("at ")]
+    assert places == [f"at {exported}", f"at {ROOT}"] * 2
+
+
+def test_root_is_substituted_and_a_failure_is_returned(capsys: pytest.CaptureFixture) -> None:
+    code = "import sys; print('root', sys.argv[1]); sys.exit(3)"
+    assert ct.main(["--trees", ".", "--rounds", "1", "--", sys.executable, "-c", code,
+                    "{root}/x"]) == 3
+    assert f"root {ROOT}/x" in capsys.readouterr().out
+
+
+def test_needs_a_command() -> None:
+    with pytest.raises(SystemExit):
+        ct.main(["--trees", "."])
