@@ -3,7 +3,8 @@ grid levels (``eager_edges``), the pull's serial head (``pull_serial``), int64 c
 (``wide_ids=1``), the direction rule's thresholds (``alpha``, ``beta1``, ``beta2``), blocks
 per SM and in all (``max_blocks``), the resident blocks per SM the kernel is compiled for
 (``min_blocks``; ``pull_blocks``: the pull levels' launch, 0 for one launch), the
-barrier-free kernel (``async_bfs=0|1``, ``async_sleep_ns``).
+barrier-free kernel (``async_bfs=0|1``, ``async_sleep_ns``, ``async_claim``, its look build
+``async_look=1``, its profile build ``async_profile=1``).
 
 For each graph and source, every configuration runs back to back (interleaved, so a noisy
 machine shifts them together); the table gives the median device time of the kernel
@@ -46,7 +47,7 @@ _KNOBS = {"small_edges": int, "eager_edges": int, "pull_serial": int,
           "pull_blocks": lambda v: int(v) or None, "alpha": float,
           "beta1": float, "beta2": float, "async_bfs": lambda v: bool(int(v)),
           "async_sleep_ns": int, "async_cap": int, "async_claim": int,
-          "async_profile": lambda v: bool(int(v))}
+          "async_profile": lambda v: bool(int(v)), "async_look": lambda v: bool(int(v))}
 
 
 def parse_configs(text: str) -> list[dict[str, Any]]:

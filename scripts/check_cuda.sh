@@ -48,8 +48,9 @@ PYEOF
   # measured faster than the 64-register build on the pull levels (bfs_fused.py), so its
   # spills are printed, not failed
   variants=("")
-  if [ "$(basename "$f")" = "bfs_async.cu" ]; then  # its profile build (async_profile=True)
-    variants+=("-DFB_IDX32" "-DAB_PROFILE" "-DAB_PROFILE -DFB_IDX32")
+  if [ "$(basename "$f")" = "bfs_async.cu" ]; then  # its profile and look builds
+    variants+=("-DFB_IDX32" "-DAB_PROFILE" "-DAB_PROFILE -DFB_IDX32" "-DAB_LOOK -DFB_IDX32"
+               "-DAB_LOOK -DAB_PROFILE")
   fi
   if [ "$(basename "$f")" = "bfs_fused.cu" ]; then
     pull=$(PYTHONPATH=. "$PY" -c "from gblas.formats.csr.bfs_fused import PULL_MIN_BLOCKS; print(PULL_MIN_BLOCKS)")

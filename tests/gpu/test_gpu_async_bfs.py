@@ -82,6 +82,25 @@ def test_async_at_scale(make: Any) -> None:
         assert validate_bfs(A, src, lv, pi)
 
 
+@pytest.mark.parametrize("name", ["grid40x70", "road3000", "hub", "directed800", "kron12"])
+@pytest.mark.parametrize("claim", [1, 32])
+def test_async_look_same_as_cpu(name: str, claim: int) -> None:
+    """The look build (a neighbour's word read before its CAS, async_look=True) on test
+    graphs and at scale (road-like, where levels are corrected): the CPU's levels and
+    parents; its profile build too."""
+    A = GRAPHS[name]()  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    for src in _sources(A, 3, 17):
+        info = _check(A, Ag, src, f"look {name} source {src} claim {claim}", async_bfs=True,
+                      async_claim=claim, async_look=True)
+        assert info["async_grid"] and info["async_fallback"] is False
+    R = generators.road_like(60000, seed=9)  # noqa: N806
+    Rg = R.to(GPU)  # noqa: N806
+    for src in _sources(R, 2, 5):
+        _check(R, Rg, src, f"look road source {src}", async_bfs=True, async_claim=claim,
+               async_look=True, async_profile=claim == 1)
+
+
 @pytest.mark.parametrize("make", [
     lambda: Matrix.from_coo(np.arange(8999), np.arange(1, 9000), True, nrows=9000, ncols=9000),
     lambda: generators.grid2d(3, 5000)], ids=["path9000", "strip3x5000"])
@@ -201,7 +220,7 @@ def test_async_degenerate_graphs() -> None:
                                    {"async_sleep_ns": -1}, {"async_sleep_ns": 2.5},
                                    {"async_claim": 0}, {"async_claim": 33},
                                    {"async_bfs": True, "direction": "pull"},
-                                   {"async_profile": 1}])
+                                   {"async_profile": 1}, {"async_look": 1}])
 def test_async_knob_errors(knobs: dict) -> None:
     Ag = generators.grid2d(4, 4).to(GPU)  # noqa: N806
     with pytest.raises(InvalidValue):

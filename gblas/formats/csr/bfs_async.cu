@@ -62,12 +62,17 @@ namespace cg = cooperative_groups;
 #define AB_PROF_WORDS 13      // ab_search's counters (fused_bfs(async_profile=True))
 // The profile build (-DAB_PROFILE) counts them; the default build has none of that code
 // (its registers and speed are the measured ones), and `prof` is null there. The profile
-// build asks for 1 block an SM, whose register budget keeps the counters out of local memory.
+// and look (-DAB_LOOK, ab_relax) builds ask for 1 block an SM, the blocks a graph of average
+// degree below 8 is launched with (bfs_fused._default_blocks_per_sm), whose register budget
+// keeps their counters and words out of local memory.
 #ifdef AB_PROFILE
 #define AB_PROF(...) __VA_ARGS__
-#define AB_BOUNDS __launch_bounds__(FB_BLOCK, 1)
 #else
 #define AB_PROF(...)
+#endif
+#if defined(AB_PROFILE) || defined(AB_LOOK)
+#define AB_BOUNDS __launch_bounds__(FB_BLOCK, 1)
+#else
 #define AB_BOUNDS __launch_bounds__(FB_BLOCK)
 #endif
 // counter words (ctr, zero at launch and left zero): on different 128-byte lines where the
@@ -130,31 +135,54 @@ __device__ __forceinline__ void ab_edges(const fb_idx_t* __restrict__ idx, long 
 }
 
 // Relaxes v to level nl (AB_PB edges at once: the first CAS of each in flight together,
-// eager: assuming v unreached, with v's row bounds loaded alongside, so a vertex handed to a
-// free lane starts with its row: one dependent access fewer a level); push[b]: v was
-// lowered and was not waiting, so this lane appends it.
+// with v's row bounds loaded alongside, so a vertex handed to a free lane starts with its
+// row: one dependent access fewer a level); push[b]: v was lowered and was not waiting, so
+// this lane appends it. The first CAS expects v unreached (eager), or in the look build
+// (-DAB_LOOK, fused_bfs(async_look=True)) the word a relaxed load of it returned, and is
+// skipped where that word's level is no higher than nl (on road networks most neighbours
+// are reached already; on grids the load is one more round trip in the chain: measured
+// 2026-11-29, docs/gpu_bfs_notes.md §8). A CAS that lost a race is retried while it would
+// still lower v.
 __device__ __forceinline__ void ab_relax(const long long* __restrict__ a_ptr, unsigned int* lw,
                                          const bool* ok, const int* col,
                                          const unsigned int* nl, bool* push, long long* vb,
                                          long long* ve) {
   unsigned int old[AB_PB];
+#ifdef AB_LOOK
+  unsigned int seen[AB_PB];
+  bool go[AB_PB];
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) {
-    old[b] = ok[b] ? atomicCAS(lw + col[b], AB_LEVEL, nl[b] | AB_QUEUED) : 0u;
-    vb[b] = ok[b] ? a_ptr[col[b]] : 0;
-    ve[b] = ok[b] ? a_ptr[col[b] + 1] : 0;
+    seen[b] = ok[b] ? __ldcg(lw + col[b]) : AB_LEVEL;  // (the L2's copy)
+    go[b] = ok[b] && (seen[b] & AB_LEVEL) > nl[b];
+  }
+#define AB_GO(b) go[b]
+#define AB_EXPECT(b) seen[b]
+#else
+#define AB_GO(b) ok[b]
+#define AB_EXPECT(b) AB_LEVEL
+#endif
+#pragma unroll
+  for (int b = 0; b < AB_PB; ++b) {
+    old[b] = AB_GO(b) ? atomicCAS(lw + col[b], AB_EXPECT(b), nl[b] | AB_QUEUED) : 0u;
+    vb[b] = AB_GO(b) ? a_ptr[col[b]] : 0;
+    ve[b] = AB_GO(b) ? a_ptr[col[b] + 1] : 0;
   }
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) {
-    push[b] = ok[b] && old[b] == AB_LEVEL;
+    push[b] = AB_GO(b) && old[b] == AB_EXPECT(b) && !(AB_EXPECT(b) & AB_QUEUED);
     unsigned int w = old[b];
-    while (ok[b] && !push[b] && (w & AB_LEVEL) > nl[b]) {  // reached, by a longer path
+    // (a lost race; in the look build also v lowered while it waited, when one CAS more
+    // finds it at nl)
+    while (AB_GO(b) && !push[b] && (w & AB_LEVEL) > nl[b]) {
       const unsigned int o = atomicCAS(lw + col[b], w, nl[b] | AB_QUEUED);
       if (o == w) push[b] = !(w & AB_QUEUED);
       if (o == w) break;
       w = o;
     }
   }
+#undef AB_GO
+#undef AB_EXPECT
 }
 
 // Warp-synchronous: the lanes' pushed vertices, numbered in lane order from `*nloc` on:

@@ -56,14 +56,16 @@ def _fused() -> Any:
 
 
 @functools.cache
-def get_kernel(device_id: int, idx32: bool, profile: bool = False) -> tuple[Any, int, int]:
+def get_kernel(device_id: int, idx32: bool, profile: bool = False,
+               look: bool = False) -> tuple[Any, int, int]:
     """(kernel, blocks per SM, SMs): bfs_async compiled for ``device_id`` (int32 column ids
-    where ``idx32``; the profile build, which counts its passes, where ``profile``),
+    where ``idx32``; the profile build, which counts its passes, where ``profile``; the look
+    build, whose relaxations read a neighbour's word before its CAS, where ``look``),
     memoised per device, id width and build."""
     bf = _fused()
     cp = bf._cp()
     options = (("-std=c++17",) + (("-DFB_IDX32",) if idx32 else ())
-               + (("-DAB_PROFILE",) if profile else ()))
+               + (("-DAB_PROFILE",) if profile else ()) + (("-DAB_LOOK",) if look else ()))
     with cp.cuda.Device(device_id):
         mod = cp.RawModule(code=bf.module_source("bfs_async.cu"), options=options,
                            enable_cooperative_groups=True)
@@ -72,8 +74,8 @@ def get_kernel(device_id: int, idx32: bool, profile: bool = False) -> tuple[Any,
 
 
 @functools.cache
-def _launcher(device_id: int, idx32: bool, profile: bool) -> Any:
-    return _fused().CoopLaunch(get_kernel(device_id, idx32, profile)[0], _ASYNC_ARGS)
+def _launcher(device_id: int, idx32: bool, profile: bool, look: bool) -> Any:
+    return _fused().CoopLaunch(get_kernel(device_id, idx32, profile, look)[0], _ASYNC_ARGS)
 
 
 def prefers_async(csr: Any, direction: str) -> bool:
@@ -128,16 +130,16 @@ def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any) -> No
 
 def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, parents: bool,
            log_steps: bool, grid: int, cap: int | None, sleep_ns: int, claim: int,
-           row_limit: int, prof: Any = None) -> int:
+           row_limit: int, prof: Any = None, look: bool = False) -> int:
     """Launches bfs_async over the scratch ``w`` (bfs_fused.Work; ``graph``: its pointers,
     A's CSR first) on the current stream: the queue is the scratch's two frontier queues (2n
     slots, one allocation) unless ``cap`` asks fewer; a graph whose longest row is over
     ``row_limit`` is left to the fused kernel launched next. The counters must be zero.
     ``prof``: None, or len(PROFILE_KEYS) zero uint64 on the device for the profile build's
-    counters. Returns the grid launched (at most ``grid`` blocks, at most those resident at
-    once)."""
+    counters; ``look``: the look build (get_kernel). Returns the grid launched (at most
+    ``grid`` blocks, at most those resident at once)."""
     profile = prof is not None
-    _, per_sm, sms = get_kernel(dev, idx32, profile)
+    _, per_sm, sms = get_kernel(dev, idx32, profile, look)
     grid = min(grid, per_sm * sms)
     n = w.n
     slots = min(2 * n, cap) if cap is not None else 2 * n
@@ -148,7 +150,7 @@ def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, pare
             prof.data.ptr if profile else 0, w.ctr.data.ptr,
             w.out_levels.data.ptr, w.out_bits.data.ptr, w.out_parents.data.ptr,
             w.out_count.data.ptr, w.meta.data.ptr)
-    _launcher(dev, idx32, profile)(grid, _fused()._BLOCK, args)
+    _launcher(dev, idx32, profile, look)(grid, _fused()._BLOCK, args)
     return grid
 
 

@@ -489,7 +489,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               async_cap: int | None = None,
               async_sleep_ns: int = bfs_async.ASYNC_SLEEP_NS,
               async_claim: int = bfs_async.ASYNC_CLAIM,
-              async_profile: bool = False) -> tuple[Any, Any, dict[str, Any]]:
+              async_profile: bool = False,
+              async_look: bool = False) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` by a persistent cooperative kernel:
     one launch, or three (the pull levels by a build of more blocks, ``pull_blocks``).
 
@@ -540,7 +541,10 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``async_profile`` (a measuring knob): the barrier-free kernel's profile build, whose
     counters (busy and idle passes of the warps, their clock cycles, slots taken from the
     queue, vertices handed to free lanes, pushes) are read back into
-    ``info["async_profile"]`` (one more host read).
+    ``info["async_profile"]`` (one more host read). ``async_look`` (a tuning knob): the
+    barrier-free kernel's look build, which reads a neighbour's word before its CAS and
+    skips the CAS where the level is no higher (fewer atomics where most neighbours are
+    reached already, one more round trip where they are not: docs/gpu_bfs_notes.md §8).
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -552,8 +556,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
     bfs_async.check_knobs(async_bfs, async_cap, async_sleep_ns, async_claim)
-    if not isinstance(async_profile, bool):
-        raise InvalidValue(f"async_profile must be True or False, got {async_profile!r}")
+    for name, v in (("async_profile", async_profile), ("async_look", async_look)):
+        if not isinstance(v, bool):
+            raise InvalidValue(f"{name} must be True or False, got {v!r}")
     if async_bfs and direction == "pull":
         raise InvalidValue("async_bfs=True pushes every level; it takes direction 'auto' or "
                            "'push', got 'pull'")
@@ -590,7 +595,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 async_grid = bfs_async.launch(w, graph, idx32, dev, src, parents, step_log,
                                               plan[0][1], async_cap, async_sleep_ns,
                                               async_claim, bfs_async.ASYNC_MAX_ROW
-                                              if async_bfs is None else 2**62, prof)
+                                              if async_bfs is None else 2**62, prof,
+                                              async_look)
                 plan = [(plan[0][0], plan[0][1], 0, 3)]
             tune = (alpha, beta1, beta2, small_edges, eager_edges, pull_serial)
             for mb, grid, resume, stop in plan:
