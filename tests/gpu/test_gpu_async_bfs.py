@@ -94,6 +94,7 @@ def test_async_look_same_as_cpu(name: str, claim: int) -> None:
         info = _check(A, Ag, src, f"look {name} source {src} claim {claim}", async_bfs=True,
                       async_claim=claim, async_look=True)
         assert info["async_grid"] and info["async_fallback"] is False
+        assert info["async_look"] is True
     R = generators.road_like(60000, seed=9)  # noqa: N806
     Rg = R.to(GPU)  # noqa: N806
     for src in _sources(R, 2, 5):

@@ -27,11 +27,15 @@
 // is ordered before the slot's write (another lane) by __syncwarp and a fence (a release
 // pattern: fence, then the relaxed writes);
 // the warp that polls the slot (a relaxed load and, once it finds a vertex, a fence: an
-// acquire pattern) counts it done by lane 0's release add on
-// finished after a __syncwarp; the quitting warp reads finished with acquire, then tail. So
+// acquire pattern) counts it done by lane 0's release add on finished, in a later idle pass
+// (the pass that took it, busy, ends with two __syncwarp); the quitting warp reads finished with acquire, then tail. So
 // every reservation made before a counted completion is in the tail it reads: finished ==
-// tail means nothing is in flight (release/acquire at every link, as the PTX memory model
-// asks; reviewed 2026-11-29, docs/gpu_bfs_notes.md §7).
+// tail means nothing is in flight (release/acquire at every link between warps, as the PTX
+// memory model asks; reviewed 2026-11-29, docs/gpu_bfs_notes.md §7-8). The two links inside
+// a warp (lane 0's reservation before another lane's fence; a lane's acquire before lane
+// 0's count) rest on __syncwarp's memory ordering among its lanes, which the PTX text of
+// bar.warp.sync and the CUDA Programming Guide state, not the PTX axioms' list of
+// synchronizing operations.
 //
 // FIFO order keeps the tentative levels close to the final ones (a vertex reached by a
 // longer path is corrected when the shorter one arrives, and appended again). The levels
@@ -91,6 +95,13 @@ namespace cg = cooperative_groups;
 __device__ __forceinline__ int ab_poll(const int* p) {
   int v;
   asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+// a vertex's word as the L2 holds it (the look build's read before its CAS; relaxed, so
+// morally strong against the CASes it races with)
+__device__ __forceinline__ unsigned int ab_word(const unsigned int* p) {
+  unsigned int v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p));
   return v;
 }
 __device__ __forceinline__ void ab_fence() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
@@ -153,7 +164,7 @@ __device__ __forceinline__ void ab_relax(const long long* __restrict__ a_ptr, un
   bool go[AB_PB];
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) {
-    seen[b] = ok[b] ? __ldcg(lw + col[b]) : AB_LEVEL;  // (the L2's copy)
+    seen[b] = ok[b] ? ab_word(lw + col[b]) : AB_LEVEL;
     go[b] = ok[b] && (seen[b] & AB_LEVEL) > nl[b];
   }
 #define AB_GO(b) go[b]
@@ -170,11 +181,10 @@ __device__ __forceinline__ void ab_relax(const long long* __restrict__ a_ptr, un
   }
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) {
-    push[b] = AB_GO(b) && old[b] == AB_EXPECT(b) && !(AB_EXPECT(b) & AB_QUEUED);
+    const bool won = AB_GO(b) && old[b] == AB_EXPECT(b);  // (lowered, waiting or not)
+    push[b] = won && !(AB_EXPECT(b) & AB_QUEUED);
     unsigned int w = old[b];
-    // (a lost race; in the look build also v lowered while it waited, when one CAS more
-    // finds it at nl)
-    while (AB_GO(b) && !push[b] && (w & AB_LEVEL) > nl[b]) {
+    while (AB_GO(b) && !won && (w & AB_LEVEL) > nl[b]) {  // a lost race
       const unsigned int o = atomicCAS(lw + col[b], w, nl[b] | AB_QUEUED);
       if (o == w) push[b] = !(w & AB_QUEUED);
       if (o == w) break;
@@ -296,7 +306,6 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
     held += __popc(tookm);
     if (!__any_sync(FB_FULL, act)) {  // idle: count the slots done; over, or wait
       int quit = 0;
-      __syncwarp();  // (the lanes' acquire polls before lane 0's release count of them)
       if (lane == 0) {
         if (held) ab_add_release(ctr + AB_FINISHED, (unsigned long long)held);
         // (every AB_QUIT_EVERY idle passes: a thousand idle warps reading the counters'
@@ -319,7 +328,8 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
           atomicAdd(prof + 5, p_local);
           atomicAdd(prof + 6, pushes);
           for (int i = 0; i < 6; ++i) atomicAdd(prof + 7 + i, c_seg[i]);
-          atomicAdd(prof + 7, (unsigned long long)p_sink);  // (keeps the votes: 0)
+          // (always 0: added so the compiler keeps the votes that end the segments)
+          atomicAdd(prof + 7, (unsigned long long)p_sink);
         }
 #endif
         return pushes;
@@ -375,6 +385,7 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
     AB_SEG(5);  // the hand-over to free lanes
     AB_PROF(p_busy += 1; c_busy += clock64() - t_pass; p_local += nloc);
   }
+#undef AB_SEG
 }
 
 extern "C" __global__ void AB_BOUNDS

@@ -544,7 +544,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``info["async_profile"]`` (one more host read). ``async_look`` (a tuning knob): the
     barrier-free kernel's look build, which reads a neighbour's word before its CAS and
     skips the CAS where the level is no higher (fewer atomics where most neighbours are
-    reached already, one more round trip where they are not: docs/gpu_bfs_notes.md §8).
+    reached already, one more round trip where they are not: docs/gpu_bfs_notes.md §8);
+    ``info["async_look"]`` says which build ran (None where the fused kernel searched).
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -620,7 +621,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 eager_edges=eager_edges, host_syncs=reads,
                 kernel=KERNEL_NAME, id_bits=32 if idx32 else 64,
                 launches=len(plan) + use_async, pull_grid=plan[1][1] if len(plan) > 1 else None,
-                async_grid=async_grid if use_async else None)
+                async_grid=async_grid if use_async else None,
+                async_look=async_look if use_async else None)
     return levels, pi, info
 
 
