@@ -18,19 +18,20 @@
 //           change together: no fence between them.
 //   aq      the queue: slots [0, cap) of vertex ids, -1 until written; `tail` counts the
 //           reserved slots, `head` the claimed ones (an idle warp claims claim_lanes, 32 by
-//           default, one a lane, and each lane waits for its slot to be written), `finished` the slots whose vertex is
-//           done (its out-edges relaxed, what it appended already reserved). The search is
+//           default, one a lane, and each lane waits for its slot to be written),
+//           `finished` the slots whose vertex is done (its out-edges relaxed, what it
+//           appended already reserved). The search is
 //           over when finished == tail (read in that order, the first with acquire): every
 //           reserved slot done, so nothing in flight can append more.
 //
 // Memory ordering of the termination test: a slot's reservation (lane 0's atomicAdd on tail)
 // is ordered before the slot's write (another lane) by __syncwarp and a fence (a release
-// pattern: fence, then the relaxed writes);
-// the warp that polls the slot (a relaxed load and, once it finds a vertex, a fence: an
-// acquire pattern) counts it done by lane 0's release add on finished, in a later idle pass
-// (the pass that took it, busy, ends with two __syncwarp); the quitting warp reads finished with acquire, then tail. So
-// every reservation made before a counted completion is in the tail it reads: finished ==
-// tail means nothing is in flight (release/acquire at every link between warps, as the PTX
+// pattern: fence, then the relaxed writes); the warp that polls the slot (a relaxed load
+// and, once it finds a vertex, a fence: an acquire pattern) counts it done by lane 0's
+// release add on finished in a later idle pass (the busy pass that took it ends with two
+// __syncwarp); the quitting warp reads finished with acquire, then tail. So every
+// reservation made before a counted completion is in the tail it reads: finished == tail
+// means nothing is in flight (release/acquire at every link between warps, as the PTX
 // memory model asks; reviewed 2026-11-29, docs/gpu_bfs_notes.md §7-8). The two links inside
 // a warp (lane 0's reservation before another lane's fence; a lane's acquire before lane
 // 0's count) rest on __syncwarp's memory ordering among its lanes, which the PTX text of
