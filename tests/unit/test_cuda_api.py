@@ -119,11 +119,10 @@ def test_async_profile_keys_match_the_kernel() -> None:
     """info['async_profile'] names one counter per word the profile build adds up
     (AB_PROF_WORDS in bfs_async.cu), the six segments' cycles among them."""
     import re
-    from pathlib import Path
 
-    from gblas.formats.csr import bfs_async
+    from gblas.formats.csr import bfs_async, bfs_fused
 
-    src = (Path(bfs_async.__file__).parent / "bfs_async.cu").read_text()
+    src = bfs_fused.module_source("bfs_async.cu")
     words = int(re.search(r"#define AB_PROF_WORDS (\d+)", src)[1])
     assert len(bfs_async.PROFILE_KEYS) == words == len(set(bfs_async.PROFILE_KEYS))
     segments = re.findall(r"AB_SEG\((\d)\);", src)
@@ -136,7 +135,9 @@ def test_async_profile_keys_match_the_kernel() -> None:
     (("yes", None, 0, 32), "async_bfs"), ((1, None, 0, 32), "async_bfs"),
     ((False, 0, 0, 32), "async_cap"), ((False, True, 0, 32), "async_cap"),
     ((False, None, -1, 32), "async_sleep_ns"), ((False, None, 0.5, 32), "async_sleep_ns"),
-    ((False, None, 0, 0), "async_claim"), ((False, None, 0, 33), "async_claim")])
+    ((False, None, 0, 0), "async_claim"), ((False, None, 0, 33), "async_claim"),
+    ((None, None, 0, 32, True, True), None), ((None, None, 0, 32, 1), "async_profile"),
+    ((None, None, 0, 32, False, "yes"), "async_look")])
 def test_async_knobs_checked(knobs: tuple, word: str | None) -> None:
     """fused_bfs's barrier-free knobs are checked before anything runs: InvalidValue naming
     the knob, or nothing for valid values."""

@@ -114,9 +114,11 @@ def _max_row_on_stream(csr: Any) -> Any:
     return out
 
 
-def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any) -> None:
+def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any,
+                profile: Any = False, look: Any = False) -> None:
     """InvalidValue unless ``async_bfs`` is None or a bool, ``async_cap`` None or a positive
-    int, ``sleep_ns`` an int from 0 to 10**6 and ``claim`` an int from 1 to 32."""
+    int, ``sleep_ns`` an int from 0 to 10**6, ``claim`` an int from 1 to 32 and ``profile``
+    and ``look`` (fused_bfs's async_profile and async_look) bools."""
     if isinstance(claim, bool) or not isinstance(claim, int) or not 1 <= claim <= 32:
         raise InvalidValue(f"async_claim must be an int from 1 to 32, got {claim!r}")
     if async_bfs is not None and not isinstance(async_bfs, bool):
@@ -126,6 +128,9 @@ def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any) -> No
         raise InvalidValue(f"async_cap must be a positive int or None, got {async_cap!r}")
     if isinstance(sleep_ns, bool) or not isinstance(sleep_ns, int) or not 0 <= sleep_ns <= 10**6:
         raise InvalidValue(f"async_sleep_ns must be an int from 0 to 1000000, got {sleep_ns!r}")
+    for name, v in (("async_profile", profile), ("async_look", look)):
+        if not isinstance(v, bool):
+            raise InvalidValue(f"{name} must be True or False, got {v!r}")
 
 
 def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, parents: bool,

@@ -556,10 +556,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
-    bfs_async.check_knobs(async_bfs, async_cap, async_sleep_ns, async_claim)
-    for name, v in (("async_profile", async_profile), ("async_look", async_look)):
-        if not isinstance(v, bool):
-            raise InvalidValue(f"{name} must be True or False, got {v!r}")
+    bfs_async.check_knobs(async_bfs, async_cap, async_sleep_ns, async_claim, async_profile,
+                          async_look)
     if async_bfs and direction == "pull":
         raise InvalidValue("async_bfs=True pushes every level; it takes direction 'auto' or "
                            "'push', got 'pull'")
