@@ -90,9 +90,11 @@ namespace cg = cooperative_groups;
 #define AB_MAXLEVEL 10
 #define AB_PUSHES 11
 
-// a queue slot: written relaxed after one ab_fence of the writing lane (a release pattern,
-// one fence for the lane's slots of a pass); polled relaxed, and a poll that finds a vertex
-// is followed by ab_fence (an acquire pattern), so the idle polls, most of them, carry none
+// a queue slot: written relaxed after one ab_fence_release of the writing lane (a release
+// pattern, one fence for the lane's slots of a pass); polled relaxed, and a poll that finds a
+// vertex is followed by ab_fence_acquire (an acquire pattern), so the idle polls, most of
+// them, carry none. (sm_90: the release fence is a MEMBAR without the acq_rel fence's L1
+// invalidate, the acquire fence an L1 invalidate without the MEMBAR.)
 __device__ __forceinline__ int ab_poll(const int* p) {
   int v;
   asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
@@ -105,7 +107,12 @@ __device__ __forceinline__ unsigned int ab_word(const unsigned int* p) {
   asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p));
   return v;
 }
-__device__ __forceinline__ void ab_fence() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+__device__ __forceinline__ void ab_fence_release() {
+  asm volatile("fence.release.gpu;" ::: "memory");
+}
+__device__ __forceinline__ void ab_fence_acquire() {
+  asm volatile("fence.acquire.gpu;" ::: "memory");
+}
 __device__ __forceinline__ void ab_put(int* p, int v) {
   asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
@@ -227,7 +234,7 @@ __device__ __forceinline__ int ab_place(int* aq, long long cap, unsigned long lo
     }
     base = __shfl_sync(FB_FULL, base, 0);
     __syncwarp();  // (lane 0's reservation before the other lanes' fences)
-    if (cnt > 0 && q + cnt > keep) ab_fence();  // this lane writes slots: released once
+    if (cnt > 0 && q + cnt > keep) ab_fence_release();  // this lane writes slots: released once
   }
 #pragma unroll
   for (int b = 0; b < AB_PB; ++b) {
@@ -293,7 +300,7 @@ __device__ __forceinline__ unsigned long long ab_search(const long long* __restr
     if (!act && u < 0 && (pend >> lane & 1u) && claim + lane < (unsigned long long)cap) {
       u = ab_poll(aq + claim + lane);
       took = u >= 0;
-      if (took) ab_fence();
+      if (took) ab_fence_acquire();
     }
     if (!act && u >= 0) {  // (the level read and the flag cleared with one atomic)
       act = true;
