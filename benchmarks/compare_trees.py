@@ -7,9 +7,11 @@
 Machines are noisy, so a change is measured against its base side by side: each tree in
 ``--trees`` (git revisions, ``.`` for the working tree) is exported with ``git archive``
 (the package, its algorithms and the benchmarks) into the git-ignored
-``bench_out/trees/<commit>``, then the command runs in every tree in turn, ``--rounds``
-times, from that tree's folder (``PYTHONPATH`` set to it). ``{root}`` in the command is the
-repository's root, for files that only it holds (graphs carried to the GPU machine).
+``bench_out/trees/<commit>`` (a folder already there, made on another machine and
+carried, is taken by its name: a branch the GPU machine's copy lacks), then the command
+runs in every tree in turn, ``--rounds`` times, from that tree's folder (``PYTHONPATH``
+set to it). ``{root}`` in the command is the repository's root, for files that only it
+holds (graphs carried to the GPU machine).
 Prints each run's output under a ``== tree round`` line (only the lines containing
 ``--grep`` when given) and exits with the first failing run's status.
 """
@@ -31,6 +33,9 @@ def export(rev: str) -> Path:
     ``git archive`` of it under bench_out/trees (made once per commit)."""
     if rev == ".":
         return ROOT
+    made = ROOT / "bench_out" / "trees" / rev
+    if (made / "gblas").is_dir():  # exported where the commit is (a branch the copy lacks)
+        return made
     sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT,
                          check=True, capture_output=True, text=True).stdout.strip()
     dest = ROOT / "bench_out" / "trees" / sha[:12]

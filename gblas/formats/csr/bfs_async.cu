@@ -107,12 +107,17 @@ __device__ __forceinline__ unsigned int ab_word(const unsigned int* p) {
   asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p));
   return v;
 }
-__device__ __forceinline__ void ab_fence_release() {
-  asm volatile("fence.release.gpu;" ::: "memory");
-}
-__device__ __forceinline__ void ab_fence_acquire() {
-  asm volatile("fence.acquire.gpu;" ::: "memory");
-}
+// fence.release / fence.acquire: PTX ISA 8.7 (CUDA 12.8), sm_90; elsewhere fence.acq_rel
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+#define AB_FENCE_REL "fence.release.gpu;"
+#define AB_FENCE_ACQ "fence.acquire.gpu;"
+#else
+#define AB_FENCE_REL "fence.acq_rel.gpu;"
+#define AB_FENCE_ACQ "fence.acq_rel.gpu;"
+#endif
+__device__ __forceinline__ void ab_fence_release() { asm volatile(AB_FENCE_REL ::: "memory"); }
+__device__ __forceinline__ void ab_fence_acquire() { asm volatile(AB_FENCE_ACQ ::: "memory"); }
 __device__ __forceinline__ void ab_put(int* p, int v) {
   asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }

@@ -18,16 +18,18 @@ import numpy as np
 
 from ...exceptions import InvalidValue
 
-# The default picks the barrier-free kernel for meshes: average out-degree from
-# ASYNC_MIN_DEGREE to below ASYNC_DEGREE (grids 4, triangulations 6) and at least ASYNC_MIN_N
-# vertices. H200, 8 sources, 2026-11-29, fused -> async: grid 2048² kernel 14433 -> 9636 µs,
-# grid 4096² whole call 35.1 -> 22.8 ms. Not road networks (average degree 2-3: kernel µs
-# luxembourg_osm 3084 -> 4014, road-usroads 1747 -> 1783; their frontiers are a few
-# vertices, which the fused kernel's block levels run at 3 µs a level), not Kronecker or
-# uniform graphs (16-32 and more: a few wide levels that want the direction switch and the
-# balanced push), not small graphs (two launches).
+# The default picks the barrier-free kernel for meshes and road networks: average out-degree
+# from ASYNC_MIN_DEGREE to below ASYNC_DEGREE (roads 2-3, grids 4, triangulations 6) and at
+# least ASYNC_MIN_N vertices; below ASYNC_LOOK_DEGREE its look build (a read before each
+# CAS: most of a road vertex's neighbours are reached already). H200, 8 sources, 2026-11-29
+# (tree of 58217be), kernel µs fused -> async -> async with the look: luxembourg_osm 3084 ->
+# 2156 -> 2069, road-usroads 1737 -> 1216 -> 945; grid 2048² 7350 -> 7330 with the look
+# (neutral), 14433 with the fused kernel. Not Kronecker or uniform graphs (16-32 and more: a
+# few wide levels that want the direction switch and the balanced push), not small graphs
+# (two launches).
 ASYNC_DEGREE = 8.0
-ASYNC_MIN_DEGREE = 3.5
+ASYNC_MIN_DEGREE = 1.5
+ASYNC_LOOK_DEGREE = 3.5
 ASYNC_MIN_N = 1 << 16
 # Longest row the default accepts: a lane takes AB_ROUND (1024) edges of a row a pass, so a
 # hub's row is a chain of passes of one warp (the fused kernel splits hubs over the grid).
@@ -81,12 +83,18 @@ def _launcher(device_id: int, idx32: bool, profile: bool, look: bool) -> Any:
 def prefers_async(csr: Any, direction: str) -> bool:
     """The default of ``fused_bfs`` (``async_bfs=None``), from what the host knows: a push
     or auto search over a graph of at least ASYNC_MIN_N vertices and average out-degree
-    from ASYNC_MIN_DEGREE to below ASYNC_DEGREE (the kernel itself hands a graph with a row
-    over ASYNC_MAX_ROW to the fused kernel)."""
+    from ASYNC_MIN_DEGREE to below ASYNC_DEGREE: road networks and meshes (the kernel itself
+    hands a graph with a row over ASYNC_MAX_ROW to the fused kernel)."""
     n = csr.nrows
     if direction == "pull" or n < ASYNC_MIN_N:
         return False
     return ASYNC_MIN_DEGREE * n <= csr.nnz < ASYNC_DEGREE * n
+
+
+def prefers_look(csr: Any) -> bool:
+    """The default of ``fused_bfs``'s ``async_look`` (None): the look build where the
+    average out-degree is below ASYNC_LOOK_DEGREE (road networks)."""
+    return csr.nnz < ASYNC_LOOK_DEGREE * csr.nrows
 
 
 def max_row_length(csr: Any) -> Any:
@@ -128,9 +136,10 @@ def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any,
         raise InvalidValue(f"async_cap must be a positive int or None, got {async_cap!r}")
     if isinstance(sleep_ns, bool) or not isinstance(sleep_ns, int) or not 0 <= sleep_ns <= 10**6:
         raise InvalidValue(f"async_sleep_ns must be an int from 0 to 1000000, got {sleep_ns!r}")
-    for name, v in (("async_profile", profile), ("async_look", look)):
-        if not isinstance(v, bool):
-            raise InvalidValue(f"{name} must be True or False, got {v!r}")
+    if not isinstance(profile, bool):
+        raise InvalidValue(f"async_profile must be True or False, got {profile!r}")
+    if look is not None and not isinstance(look, bool):
+        raise InvalidValue(f"async_look must be None, True or False, got {look!r}")
 
 
 def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, parents: bool,
@@ -161,4 +170,4 @@ def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, pare
 
 __all__ = ["ASYNC_CLAIM", "ASYNC_DEGREE", "ASYNC_MAX_ROW", "ASYNC_MIN_DEGREE", "ASYNC_MIN_N",
            "ASYNC_SLEEP_NS", "PROFILE_KEYS", "check_knobs", "get_kernel", "launch",
-           "max_row_length", "prefers_async"]
+           "max_row_length", "prefers_async", "prefers_look"]

@@ -490,7 +490,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               async_sleep_ns: int = bfs_async.ASYNC_SLEEP_NS,
               async_claim: int = bfs_async.ASYNC_CLAIM,
               async_profile: bool = False,
-              async_look: bool = False) -> tuple[Any, Any, dict[str, Any]]:
+              async_look: bool | None = None) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` by a persistent cooperative kernel:
     one launch, or three (the pull levels by a build of more blocks, ``pull_blocks``).
 
@@ -529,9 +529,9 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``async_bfs``: run the search by the barrier-free kernel (bfs_async.cu: a FIFO work queue,
     levels corrected where a longer path came first, no barrier between levels), True or
     False; None (the default) where :func:`bfs_async.prefers_async` says so (push or auto
-    over a mesh: at least 65536 vertices of average degree 3.5 to 8; a row over 4096
-    entries, found on the device, hands the search to the fused kernel; faster on meshes,
-    slower on road networks: docs/gpu_bfs_notes.md §7). Its
+    over a road network or a mesh: at least 65536 vertices of average degree 1.5 to 8; a row
+    over 4096 entries, found on the device, hands the search to the fused kernel:
+    docs/gpu_bfs_notes.md §7-§9). Its
     levels and parents are the same; its ``directions`` are all ``"push"`` (it pushes every
     level; LAGraph's rule is not asked) and its ``step_us`` the whole search as the first
     step. ``async_cap`` (a testing knob): the queue's slots (default 2n); a search that
@@ -541,11 +541,13 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``async_profile`` (a measuring knob): the barrier-free kernel's profile build, whose
     counters (busy and idle passes of the warps, their clock cycles, slots taken from the
     queue, vertices handed to free lanes, pushes) are read back into
-    ``info["async_profile"]`` (one more host read). ``async_look`` (a tuning knob): the
-    barrier-free kernel's look build, which reads a neighbour's word before its CAS and
-    skips the CAS where the level is no higher (fewer atomics where most neighbours are
-    reached already, one more round trip where they are not: docs/gpu_bfs_notes.md §8);
-    ``info["async_look"]`` says which build ran (None where the fused kernel searched).
+    ``info["async_profile"]`` (one more host read). ``async_look``: the barrier-free
+    kernel's look build, which reads a neighbour's word before its CAS and skips the CAS
+    where the level is no higher (fewer atomics where most neighbours are reached already,
+    one more round trip where they are not: docs/gpu_bfs_notes.md §8-§9), True or False;
+    None (the default) where :func:`bfs_async.prefers_look` says so (average degree below
+    3.5: road networks). ``info["async_look"]`` says which build ran (None where the fused
+    kernel searched).
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
     the vectors' count stays on the device until someone asks for ``nvals`` (one read
@@ -584,6 +586,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 graph, idx32 = tuple(a.data.ptr for a in w.graph_args()), False
             use_async = (bfs_async.prefers_async(w.csr, direction) if async_bfs is None
                          else async_bfs)
+            look = bfs_async.prefers_look(w.csr) if async_look is None else async_look
             plan = _launch_plan(dev, idx32, n, w.csr.nnz, direction, blocks_per_sm,
                                 max_blocks, min_blocks, None if use_async else pull_blocks)
             w.alloc_outputs(parents)
@@ -595,7 +598,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                                               plan[0][1], async_cap, async_sleep_ns,
                                               async_claim, bfs_async.ASYNC_MAX_ROW
                                               if async_bfs is None else 2**62, prof,
-                                              async_look)
+                                              look)
                 plan = [(plan[0][0], plan[0][1], 0, 3)]
             tune = (alpha, beta1, beta2, small_edges, eager_edges, pull_serial)
             for mb, grid, resume, stop in plan:
@@ -620,7 +623,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 kernel=KERNEL_NAME, id_bits=32 if idx32 else 64,
                 launches=len(plan) + use_async, pull_grid=plan[1][1] if len(plan) > 1 else None,
                 async_grid=async_grid if use_async else None,
-                async_look=async_look if use_async else None)
+                async_look=look if use_async else None)
     return levels, pi, info
 
 
