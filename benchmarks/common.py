@@ -179,13 +179,16 @@ def real_graph_files() -> list[Path]:
 
 
 def expand_specs(specs: Iterable[str]) -> list[str]:
-    """Graph specs with ``real`` replaced by the paths of the real graphs."""
+    """Graph specs with ``real`` replaced by the paths of the real graphs; a ``key=value``
+    piece (from splitting ``urand:20,ef=2`` at its comma) joined back to the spec before it."""
     out: list[str] = []
     for s in specs:
         s = s.strip()
         if not s:
             continue
-        if s.lower() == "real":
+        if out and "=" in s and ":" not in s and os.sep not in s:
+            out[-1] += "," + s
+        elif s.lower() == "real":
             found = real_graph_files()
             if not found:
                 print(f"note: 'real' found no graphs in {[str(d) for d in graph_dirs()]}",

@@ -156,19 +156,19 @@ def test_async_queue_overflow_falls_back(cap: int) -> None:
 
 
 def test_async_default_choice() -> None:
-    """The default (async_bfs=None, async_look=None): a mesh of 65536 vertices or more
-    barrier-free without the look, a road network barrier-free with it, through
+    """The default (async_bfs=None): a mesh or a road network of 65536 vertices or more
+    barrier-free, its look build (async_look=True by default), through
     gblas.algorithms.bfs too; a small grid, a Kronecker graph, pull-only searches and
     async_bfs=False the fused kernel alone. The levels equal the CPU's every way."""
     cpu = (generators.grid2d(300, 301), generators.grid2d(20, 30),
            generators.road_like(70000, seed=2), generators.kronecker(11, seed=1))
     grid, small, road, kron = (g.to(GPU) for g in cpu)
     info = _fused_bfs(grid, 0)[2]
-    assert info["async_grid"] and info["async_look"] is False
-    lv, _, info = _fused_bfs(road, 3)
     assert info["async_grid"] and info["async_look"] is True
-    _same(bfs(cpu[2], 3), lv, "road levels by default")
-    assert _fused_bfs(road, 3, async_look=False)[2]["async_look"] is False
+    for look in (True, False):
+        lv, _, info = _fused_bfs(road, 3, async_look=look)
+        assert info["async_grid"] and info["async_look"] is look
+        _same(bfs(cpu[2], 3), lv, f"road levels, async_look={look}")
     for g in (small, kron):
         assert _fused_bfs(g, 0)[2]["async_grid"] is None
     assert _fused_bfs(grid, 0, direction="pull")[2]["async_grid"] is None

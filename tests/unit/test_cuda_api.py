@@ -137,7 +137,8 @@ def test_async_profile_keys_match_the_kernel() -> None:
     ((False, None, -1, 32), "async_sleep_ns"), ((False, None, 0.5, 32), "async_sleep_ns"),
     ((False, None, 0, 0), "async_claim"), ((False, None, 0, 33), "async_claim"),
     ((None, None, 0, 32, True, True), None), ((None, None, 0, 32, 1), "async_profile"),
-    ((None, None, 0, 32, False, None), None), ((None, None, 0, 32, False, "yes"), "async_look"),
+    ((None, None, 0, 32, False, None), "async_look"),
+    ((None, None, 0, 32, False, "yes"), "async_look"),
     ((None, None, 0, 32, False, 1), "async_look")])
 def test_async_knobs_checked(knobs: tuple, word: str | None) -> None:
     """fused_bfs's barrier-free knobs are checked before anything runs: InvalidValue naming
@@ -280,8 +281,7 @@ def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> N
 def test_async_default_rule() -> None:
     """prefers_async (fused_bfs's default): meshes and road networks of 65536 vertices or
     more yes, not small grids, Kronecker graphs, pull-only searches, graphs of average degree
-    below 1.5; prefers_look (the look build) on road networks (average degree below 3.5),
-    not grids; the longest row (the kernel's own check) as an array, kept on the CSR."""
+    below 1.5; the longest row (the kernel's own check) as an array, kept on the CSR."""
     import numpy as np
 
     from gblas import Matrix, generators
@@ -295,7 +295,6 @@ def test_async_default_rule() -> None:
     assert not bfs_async.prefers_async(generators.grid2d(30, 30)._csr(), "auto")
     road = generators.road_like(70000, seed=1)._csr()
     assert road.nnz < 3.5 * road.nrows and bfs_async.prefers_async(road, "auto")
-    assert bfs_async.prefers_look(road) and not bfs_async.prefers_look(grid)
     matching = Matrix.from_coo(np.arange(0, 70000, 2), np.arange(1, 70000, 2), True,
                                nrows=70000, ncols=70000)._csr()  # average degree 0.5
     assert not bfs_async.prefers_async(matching, "auto")

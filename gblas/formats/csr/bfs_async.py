@@ -18,18 +18,19 @@ import numpy as np
 
 from ...exceptions import InvalidValue
 
-# The default picks the barrier-free kernel for meshes and road networks: average out-degree
-# from ASYNC_MIN_DEGREE to below ASYNC_DEGREE (roads 2-3, grids 4, triangulations 6) and at
-# least ASYNC_MIN_N vertices; below ASYNC_LOOK_DEGREE its look build (a read before each
-# CAS: most of a road vertex's neighbours are reached already). H200, 8 sources, 2026-11-29
-# (tree of 58217be), kernel µs fused -> async -> async with the look: luxembourg_osm 3084 ->
-# 2156 -> 2069, road-usroads 1737 -> 1216 -> 945; grid 2048² 7350 -> 7330 with the look
-# (neutral), 14433 with the fused kernel. Not Kronecker or uniform graphs (16-32 and more: a
-# few wide levels that want the direction switch and the balanced push), not small graphs
-# (two launches).
+# The default picks the barrier-free kernel (its look build: a read before each CAS) for
+# road networks and meshes: average out-degree from ASYNC_MIN_DEGREE to below ASYNC_DEGREE
+# (roads 2-3, grids 4, triangulations 6) and at least ASYNC_MIN_N vertices. H200, 8
+# sources, 2026-11-29 (trees of 58217be-c9eab59), kernel µs fused -> async -> async with
+# the look: luxembourg_osm 3084 -> 2156 -> 2069, road-usroads 1737 -> 1216 -> 945, road:4M
+# 15051 -> 13059 -> 7887, delaunay_n16 438 -> 512 -> 451, com-DBLP 184 -> 175 -> 162,
+# urand:20,ef=1 519 -> 306 -> 309; grid 2048² ~14400 with the fused kernel, 7000-7350
+# without the look and 7280-7330 with it (+0-4 %). Not Kronecker or uniform graphs of
+# degree 16-32 and more (a few wide levels that want the direction switch and the balanced
+# push; urand:20,ef=2, degree 4, is such a graph the rule takes: 281 -> 427), not small
+# graphs (two launches).
 ASYNC_DEGREE = 8.0
 ASYNC_MIN_DEGREE = 1.5
-ASYNC_LOOK_DEGREE = 3.5
 ASYNC_MIN_N = 1 << 16
 # Longest row the default accepts: a lane takes AB_ROUND (1024) edges of a row a pass, so a
 # hub's row is a chain of passes of one warp (the fused kernel splits hubs over the grid).
@@ -91,12 +92,6 @@ def prefers_async(csr: Any, direction: str) -> bool:
     return ASYNC_MIN_DEGREE * n <= csr.nnz < ASYNC_DEGREE * n
 
 
-def prefers_look(csr: Any) -> bool:
-    """The default of ``fused_bfs``'s ``async_look`` (None): the look build where the
-    average out-degree is below ASYNC_LOOK_DEGREE (road networks)."""
-    return csr.nnz < ASYNC_LOOK_DEGREE * csr.nrows
-
-
 def max_row_length(csr: Any) -> Any:
     """The longest row of ``csr`` as a one-element int64 array on its device (made once and
     kept on the CSR, whose arrays are not changed in place; nothing is read back)."""
@@ -136,10 +131,9 @@ def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any,
         raise InvalidValue(f"async_cap must be a positive int or None, got {async_cap!r}")
     if isinstance(sleep_ns, bool) or not isinstance(sleep_ns, int) or not 0 <= sleep_ns <= 10**6:
         raise InvalidValue(f"async_sleep_ns must be an int from 0 to 1000000, got {sleep_ns!r}")
-    if not isinstance(profile, bool):
-        raise InvalidValue(f"async_profile must be True or False, got {profile!r}")
-    if look is not None and not isinstance(look, bool):
-        raise InvalidValue(f"async_look must be None, True or False, got {look!r}")
+    for name, v in (("async_profile", profile), ("async_look", look)):
+        if not isinstance(v, bool):
+            raise InvalidValue(f"{name} must be True or False, got {v!r}")
 
 
 def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, parents: bool,
@@ -170,4 +164,4 @@ def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, pare
 
 __all__ = ["ASYNC_CLAIM", "ASYNC_DEGREE", "ASYNC_MAX_ROW", "ASYNC_MIN_DEGREE", "ASYNC_MIN_N",
            "ASYNC_SLEEP_NS", "PROFILE_KEYS", "check_knobs", "get_kernel", "launch",
-           "max_row_length", "prefers_async", "prefers_look"]
+           "max_row_length", "prefers_async"]

@@ -490,7 +490,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
               async_sleep_ns: int = bfs_async.ASYNC_SLEEP_NS,
               async_claim: int = bfs_async.ASYNC_CLAIM,
               async_profile: bool = False,
-              async_look: bool | None = None) -> tuple[Any, Any, dict[str, Any]]:
+              async_look: bool = True) -> tuple[Any, Any, dict[str, Any]]:
     """BFS from ``source`` over the CUDA matrix ``A`` by a persistent cooperative kernel:
     one launch, or three (the pull levels by a build of more blocks, ``pull_blocks``).
 
@@ -544,9 +544,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     ``info["async_profile"]`` (one more host read). ``async_look``: the barrier-free
     kernel's look build, which reads a neighbour's word before its CAS and skips the CAS
     where the level is no higher (fewer atomics where most neighbours are reached already,
-    one more round trip where they are not: docs/gpu_bfs_notes.md §8-§9), True or False;
-    None (the default) where :func:`bfs_async.prefers_look` says so (average degree below
-    3.5: road networks). ``info["async_look"]`` says which build ran (None where the fused
+    one more round trip where they are not: docs/gpu_bfs_notes.md §8-§9), True (the
+    default) or False. ``info["async_look"]`` says which build ran (None where the fused
     kernel searched).
 
     ``step_log=False`` reads nothing back: the call returns once the kernel is launched,
@@ -586,7 +585,6 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 graph, idx32 = tuple(a.data.ptr for a in w.graph_args()), False
             use_async = (bfs_async.prefers_async(w.csr, direction) if async_bfs is None
                          else async_bfs)
-            look = bfs_async.prefers_look(w.csr) if async_look is None else async_look
             plan = _launch_plan(dev, idx32, n, w.csr.nnz, direction, blocks_per_sm,
                                 max_blocks, min_blocks, None if use_async else pull_blocks)
             w.alloc_outputs(parents)
@@ -598,7 +596,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                                               plan[0][1], async_cap, async_sleep_ns,
                                               async_claim, bfs_async.ASYNC_MAX_ROW
                                               if async_bfs is None else 2**62, prof,
-                                              look)
+                                              async_look)
                 plan = [(plan[0][0], plan[0][1], 0, 3)]
             tune = (alpha, beta1, beta2, small_edges, eager_edges, pull_serial)
             for mb, grid, resume, stop in plan:
@@ -623,7 +621,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 kernel=KERNEL_NAME, id_bits=32 if idx32 else 64,
                 launches=len(plan) + use_async, pull_grid=plan[1][1] if len(plan) > 1 else None,
                 async_grid=async_grid if use_async else None,
-                async_look=look if use_async else None)
+                async_look=async_look if use_async else None)
     return levels, pi, info
 
 
