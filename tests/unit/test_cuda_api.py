@@ -164,7 +164,8 @@ def test_fused_launch_args_follow_the_letters() -> None:
     csr = SimpleNamespace(nnz=10)
     w = bfs_fused.Work.__new__(bfs_fused.Work)
     w.n, w.csr, w.csr_t, w.nheavy = 5, csr, csr, 0
-    w.out_levels = w.out_bits = w.out_parents = w.out_count = w.meta = arr
+    w.meta = arr
+    w.out_ptrs = (4096, 8192, 12288, 16384)
     args = w.launch_args((1, 2, 3, 4, 5), tuple(range(10)), 2, 0, True,
                          (8.0, 8.0, 512.0, 1 << 70, 64, 16), 1, 2)
     letters = bfs_fused._FUSED_ARGS

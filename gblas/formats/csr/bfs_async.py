@@ -156,8 +156,7 @@ def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, pare
             w.lvl.data.ptr, w.par.data.ptr, w.q0.data.ptr, slots,
             _max_row_on_stream(w.csr).data.ptr, min(row_limit, 2**62),
             prof.data.ptr if profile else 0, w.ctr.data.ptr,
-            w.out_levels.data.ptr, w.out_bits.data.ptr, w.out_parents.data.ptr,
-            w.out_count.data.ptr, w.meta.data.ptr)
+            *w.out_ptrs, w.meta.data.ptr)
     _launcher(dev, idx32, profile, look)(grid, _fused()._BLOCK, args)
     return grid
 

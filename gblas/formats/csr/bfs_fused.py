@@ -365,19 +365,32 @@ class Work:
             self.alloc_outputs(parents)
 
     def alloc_outputs(self, parents: bool) -> None:
-        """Fresh output arrays (they become the result Vectors' storage), cut from one
-        allocation: the count of reached vertices (the fused kernel writes it), int64
-        levels, int64 parents (one word without), the reached bytes."""
-        cp = _cp()
+        """Fresh output storage (it becomes the result Vectors'), one allocation: the count
+        of reached vertices (the fused kernel writes it), int64 levels, int64 parents (one
+        word without), the reached bytes. ``out_ptrs`` (levels, bits, parents, count: the
+        kernels' order) are ready at once; the arrays ``out_levels`` ... are made when first
+        asked for, after the launch (four ndarrays cost ~10 µs of host time before it)."""
         n = self.n
         npar = n if parents else 1
-        mem = cp.empty(8 * (1 + n + npar) + n, dtype=np.uint8).data
-        # arrays on offsets of the one allocation (each holds a reference to it): cheaper
-        # on the host than slices of it and views of those
-        self.out_count = cp.ndarray((1,), np.uint64, mem)
-        self.out_levels = cp.ndarray((n,), np.int64, mem + 8)
-        self.out_parents = cp.ndarray((npar,), np.int64, mem + 8 * (1 + n))
-        self.out_bits = cp.ndarray((n,), np.bool_, mem + 8 * (1 + n + npar))
+        mem = _cp().cuda.alloc(8 * (1 + n + npar) + n)
+        p = mem.ptr
+        self._out = (mem, npar, {})
+        self.out_ptrs = (p + 8, p + 8 * (1 + n + npar), p + 8 * (1 + n), p)
+
+    def _out_array(self, name: str) -> Any:
+        mem, npar, made = self._out
+        if name not in made:  # arrays on offsets of the one allocation (each holds it)
+            n = self.n
+            at, shape, dtype = {"count": (0, 1, np.uint64), "levels": (8, n, np.int64),
+                                "parents": (8 * (1 + n), npar, np.int64),
+                                "bits": (8 * (1 + n + npar), n, np.bool_)}[name]
+            made[name] = _cp().ndarray((shape,), dtype, mem + at)
+        return made[name]
+
+    out_count = property(lambda self: self._out_array("count"))
+    out_levels = property(lambda self: self._out_array("levels"))
+    out_parents = property(lambda self: self._out_array("parents"))
+    out_bits = property(lambda self: self._out_array("bits"))
 
     def graph_args(self) -> tuple[Any, ...]:
         """A's and Aᵀ's CSR arrays and the bitmap of Aᵀ's empty rows (vertices no pull
@@ -463,8 +476,7 @@ class Work:
         return (*graph, self.n, self.csr.nnz, src, mode, int(bool(parents)),
                 int(self.csr_t is self.csr), float(alpha), float(beta1), float(beta2),
                 min(small_edges, 2**62), min(eager_edges, 2**62), pull_serial, self.nheavy,
-                resume, stop, *state, self.out_levels.data.ptr, self.out_bits.data.ptr,
-                self.out_parents.data.ptr, self.out_count.data.ptr, self.meta.data.ptr)
+                resume, stop, *state, *self.out_ptrs, self.meta.data.ptr)
 
     def results_unread(self, parents: bool) -> tuple[Any, Any]:
         """(levels, parents) as :meth:`results` gives them, read nothing: the vectors'
