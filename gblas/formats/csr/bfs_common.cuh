@@ -275,12 +275,19 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
   const long long nreg = (long long)fb_ctr<true>(L.c_in);
   const long long nch = (long long)fb_ctr<true>(L.c_in + 2);
   int fill = 0;
-  // tier 1: chunks of big vertices, spread over every warp of the grid
-  for (long long c = gwarp; c < nch; c += nwarps) {
-    const long long o = __ldcg(&L.own_in[c]);
+  // tier 1: chunks of big vertices, spread over every warp of the grid. Where the chunks
+  // are few (a Kronecker graph's second level: a few hubs' rows, ~4 dependent rounds of
+  // 32 * FB_PB edges a warp while most warps idle), each is split over 2 or 4 warps (parts
+  // of FB_CHUNK >> lsplit edges; a part past its row's end is empty).
+  int lsplit = 0;
+  while (lsplit < 2 && (nch << (lsplit + 1)) <= nwarps) ++lsplit;
+  const long long part = FB_CHUNK >> lsplit;
+  for (long long c = gwarp; c < (nch << lsplit); c += nwarps) {
+    const long long o = __ldcg(&L.own_in[c >> lsplit]);
     const int u = (int)(o >> 32);
-    const long long s = g.a_ptr[u] + (o & 0xffffffffLL) * FB_CHUNK;
-    const long long e = min(s + (long long)FB_CHUNK, g.a_ptr[u + 1]);
+    const long long s = g.a_ptr[u] + (o & 0xffffffffLL) * FB_CHUNK +
+                        (c & ((1LL << lsplit) - 1)) * part;
+    const long long e = min(s + part, g.a_ptr[u + 1]);
     edge_batches<FB_PB>(u, s, e, g.a_idx, lane, [&](const bool (&bok)[FB_PB],
                                                     const int (&bu)[FB_PB],
                                                     const int (&bv)[FB_PB]) {
