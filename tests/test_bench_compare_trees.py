@@ -48,3 +48,32 @@ def test_root_is_substituted_and_a_failure_is_returned(capsys: pytest.CaptureFix
 def test_needs_a_command() -> None:
     with pytest.raises(SystemExit):
         ct.main(["--trees", "."])
+
+
+def test_a_carried_folder_is_taken_by_its_name(capsys: pytest.CaptureFixture) -> None:
+    """A tree exported on another machine (a branch the GPU machine's copy lacks) and
+    carried under bench_out/trees is run from there by its folder's name, without git."""
+    name = "carried-test-tree"
+    folder = ROOT / "bench_out" / "trees" / name
+    (folder / "gblas").mkdir(parents=True, exist_ok=True)
+    (folder / "gblas" / "__init__.py").write_text("")
+    try:
+        assert ct.export(name) == folder
+        assert ct.main(["--trees", name, "--rounds", "1", "--grep", "at ", "--",
+                        sys.executable, "-c", _WHERE]) == 0
+        assert f"at {folder}" in capsys.readouterr().out
+    finally:
+        import shutil  # noqa: PLC0415
+
+        shutil.rmtree(folder)
+
+
+def test_graph_specs_keep_their_options() -> None:
+    """benchmarks' --graphs split at commas: a key=value piece (``ef=2``) joins the spec
+    before it, a file path or a spec after it starts a new one."""
+    import common  # noqa: PLC0415
+
+    assert common.expand_specs("road:1M,urand:20,ef=1,kron:20,ef=1,noise=0.1,grid:4".split(",")
+                               ) == ["road:1M", "urand:20,ef=1", "kron:20,ef=1,noise=0.1",
+                                     "grid:4"]
+    assert common.expand_specs(["kron:10", " ", "grid:3x4"]) == ["kron:10", "grid:3x4"]
