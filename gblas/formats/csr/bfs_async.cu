@@ -65,7 +65,7 @@ namespace cg = cooperative_groups;
 #define AB_HBINS 4096         // the step log's histogram: levels counted in shared memory
 #define AB_QUIT_EVERY 8       // idle passes of a warp per look at the termination counters
 #define AB_PROF_WORDS 13      // ab_search's counters (fused_bfs(async_profile=True))
-// The profile build (-DAB_PROFILE) counts them; the default build has none of that code
+// The profile build (-DAB_PROFILE) counts them; the other builds have none of that code
 // (its registers and speed are the measured ones), and `prof` is null there. The profile
 // and look (-DAB_LOOK, ab_relax) builds ask for 1 block an SM, the blocks a graph of average
 // degree below 8 is launched with (bfs_fused._default_blocks_per_sm), whose register budget
@@ -162,11 +162,11 @@ __device__ __forceinline__ void ab_edges(const fb_idx_t* __restrict__ idx, long 
 // with v's row bounds loaded alongside, so a vertex handed to a free lane starts with its
 // row: one dependent access fewer a level); push[b]: v was lowered and was not waiting, so
 // this lane appends it. The first CAS expects v unreached (eager), or in the look build
-// (-DAB_LOOK, fused_bfs(async_look=True)) the word a relaxed load of it returned, and is
-// skipped where that word's level is no higher than nl (on road networks most neighbours
-// are reached already; on grids the load is one more round trip in the chain: measured
-// 2026-11-29, docs/gpu_bfs_notes.md §8). A CAS that lost a race is retried while it would
-// still lower v.
+// (-DAB_LOOK, fused_bfs's default async_look=True) the word a relaxed load of it returned,
+// and is skipped where that word's level is no higher than nl (on road networks most
+// neighbours are reached already: 20-40 % faster there; on grids the load is one more
+// round trip in the chain, 0-4 % slower: docs/gpu_bfs_notes.md §8-§9). A CAS that lost a
+// race is retried while it would still lower v.
 __device__ __forceinline__ void ab_relax(const long long* __restrict__ a_ptr, unsigned int* lw,
                                          const bool* ok, const int* col,
                                          const unsigned int* nl, bool* push, long long* vb,
