@@ -25,7 +25,6 @@ from .core.descriptor import Descriptor
 from .exceptions import InvalidObject, InvalidValue, NotImplementedForFormat
 
 METHODS = ("fused", "levels")
-_KERNELS = {"fused": "cuda_csr_bfs_fused", "levels": "cuda_csr_bfs_levels"}
 
 
 @functools.cache
@@ -81,9 +80,10 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
     returns while the kernel runs, the vectors' count is read when asked for, and ``info``
     holds only the launch (``grid``/``block``, ``host_syncs`` 0, ``kernel``); the other
     paths read their log anyway. The kernel that ran is recorded: ``gb.last_plan()`` and
-    ``desc.last_kernel`` say ``cuda_csr_bfs_fused``, ``cuda_csr_bfs_levels``, or for a bvss matrix
-    ``cuda_bvss_bfs_tc`` / ``cuda_bvss_bfs_popcount`` (direction: the forced one, or
-    None for ``"auto"``).
+    ``desc.last_kernel`` say ``cuda_csr_bfs_fused``, ``cuda_csr_bfs_async`` (the fused
+    method's barrier-free kernel: road networks and meshes), ``cuda_csr_bfs_levels``, or for
+    a bvss matrix ``cuda_bvss_bfs_tc`` / ``cuda_bvss_bfs_popcount`` (direction: the forced
+    one, or None for ``"auto"``).
 
     Raises ``InvalidValue`` (method, direction, thresholds, ``levels_per_sync``, source),
     ``InvalidObject`` (not a Matrix), ``NotImplementedForFormat`` (not a square matrix on a
@@ -112,7 +112,7 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
         out = impl.bfs_fused.fused_bfs(A, source, step_log=bool(step_log), **kw)
     else:
         out = impl.bfs_levels.levels_bfs(A, source, levels_per_sync=levels_per_sync, **kw)
-    kernel = out[2]["kernel"] if fmt == "bvss" else _KERNELS[method]
+    kernel = out[2]["kernel"]
     impl.record(desc, "bfs", kernel, None if direction == "auto" else direction, fmt)
     levels, parents_data, info = out
     Vector = impl.Vector  # noqa: N806

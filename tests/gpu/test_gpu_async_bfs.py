@@ -176,6 +176,9 @@ def test_async_default_choice() -> None:
     st: dict = {}
     lv, pi = bfs(grid, 7, parents=True, stats=st)
     assert validate_bfs(grid.to("cpu"), 7, lv.to("cpu"), pi.to("cpu"))
+    assert st["kernels"] == ["cuda_csr_bfs_async"] == [gb.last_plan().kernel]
+    bfs(kron, 0, stats=st)
+    assert st["kernels"] == ["cuda_csr_bfs_fused"] == [gb.last_plan().kernel]
 
 
 def test_async_long_row_left_to_the_fused_kernel() -> None:
@@ -196,6 +199,8 @@ def test_async_long_row_left_to_the_fused_kernel() -> None:
             _same(lc, lg, what + " levels")
             _same(pc, pg, what + " parents")
             assert info["async_grid"] and info["async_fallback"] is fallback, what
+            assert info["kernel"] == ("cuda_csr_bfs_fused" if fallback
+                                      else "cuda_csr_bfs_async"), what
 
 
 def test_async_unread_and_sleep() -> None:

@@ -29,6 +29,8 @@ from ...exceptions import InvalidValue
 # degree 16-32 and more (a few wide levels that want the direction switch and the balanced
 # push; urand:20,ef=2, degree 4, is such a graph the rule takes: 281 -> 427), not small
 # graphs (two launches).
+# what stats, gb.last_plan() and info["kernel"] name where this kernel ran the search
+KERNEL_NAME = "cuda_csr_bfs_async"
 ASYNC_DEGREE = 8.0
 ASYNC_MIN_DEGREE = 1.5
 ASYNC_MIN_N = 1 << 16
@@ -162,5 +164,5 @@ def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, pare
 
 
 __all__ = ["ASYNC_CLAIM", "ASYNC_DEGREE", "ASYNC_MAX_ROW", "ASYNC_MIN_DEGREE", "ASYNC_MIN_N",
-           "ASYNC_SLEEP_NS", "PROFILE_KEYS", "check_knobs", "get_kernel", "launch",
+           "ASYNC_SLEEP_NS", "KERNEL_NAME", "PROFILE_KEYS", "check_knobs", "get_kernel", "launch",
            "max_row_length", "prefers_async"]

@@ -543,11 +543,13 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     False; None (the default) where :func:`bfs_async.prefers_async` says so (push or auto
     over a road network or a mesh: at least 65536 vertices of average degree 1.5 to 8; a row
     over 4096 entries, found on the device, hands the search to the fused kernel:
-    docs/gpu_bfs_notes.md §7-§9). Its
-    levels and parents are the same; its ``directions`` are all ``"push"`` (it pushes every
-    level; LAGraph's rule is not asked) and its ``step_us`` the whole search as the first
-    step. ``async_cap`` (a testing knob): the queue's slots (default 2n); a search that
-    appends more is run by the fused kernel after it (``info["async_fallback"]``).
+    docs/gpu_bfs_notes.md §7-§9). Its levels and parents are the same; its ``directions``
+    are all ``"push"`` (it pushes every level; LAGraph's rule is not asked), its
+    ``step_us`` the whole search as the first step, and ``info["kernel"]`` is
+    ``cuda_csr_bfs_async`` (``cuda_csr_bfs_fused`` where the fused kernel searched after it:
+    a row over 4096 entries, or a queue that overflowed; ``step_log=False`` cannot tell).
+    ``async_cap`` (a testing knob): the queue's slots (default 2n); a search that appends
+    more is run by the fused kernel after it (``info["async_fallback"]``).
     ``async_sleep_ns`` (a tuning knob): how long an idle warp sleeps between polls;
     ``async_claim`` (a tuning knob, 1 to 32): the queue's slots an idle warp claims at once.
     ``async_profile`` (a measuring knob): the barrier-free kernel's profile build, whose
@@ -628,9 +630,11 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 reads += 1
         finally:
             w.release()
+    searched_async = use_async and not info.get("async_fallback", False)
     info.update(grid=plan[0][1], block=_BLOCK, small_edges=small_edges,
                 eager_edges=eager_edges, host_syncs=reads,
-                kernel=KERNEL_NAME, id_bits=32 if idx32 else 64,
+                kernel=bfs_async.KERNEL_NAME if searched_async else KERNEL_NAME,
+                id_bits=32 if idx32 else 64,
                 launches=len(plan) + use_async, pull_grid=plan[1][1] if len(plan) > 1 else None,
                 async_grid=async_grid if use_async else None,
                 async_look=async_look if use_async else None)
