@@ -59,8 +59,12 @@ def machine_info() -> dict[str, Any]:
         "cpu": cpu_model(),
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "commit": _run(["git", "rev-parse", "--short", "HEAD"]) or "unknown",
-        "dirty": bool(_run(["git", "status", "--porcelain", "--untracked-files=no"])),
+        # GBLAS_COMMIT names the tree where git cannot: the GPU machine's copy of the working
+        # tree is fresh, but its git metadata may be an earlier call's
+        "commit": (os.environ.get("GBLAS_COMMIT")
+                   or _run(["git", "rev-parse", "--short", "HEAD"]) or "unknown"),
+        "dirty": (not os.environ.get("GBLAS_COMMIT")
+                  and bool(_run(["git", "status", "--porcelain", "--untracked-files=no"]))),
         "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
     for mod in ("numpy", "scipy", "numba", "graphblas", "suitesparse_graphblas"):

@@ -77,3 +77,15 @@ def test_graph_specs_keep_their_options() -> None:
                                ) == ["road:1M", "urand:20,ef=1", "kron:20,ef=1,noise=0.1",
                                      "grid:4"]
     assert common.expand_specs(["kron:10", " ", "grid:3x4"]) == ["kron:10", "grid:3x4"]
+
+
+def test_the_measured_tree_can_be_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Benchmark headers take GBLAS_COMMIT as the tree's name where it is set (the GPU
+    machine's git metadata may be an earlier call's), else git's."""
+    import common  # noqa: PLC0415
+
+    monkeypatch.setenv("GBLAS_COMMIT", "abc1234")
+    info = common.machine_info()
+    assert info["commit"] == "abc1234" and info["dirty"] is False
+    monkeypatch.delenv("GBLAS_COMMIT")
+    assert common.machine_info()["commit"] != "abc1234"
