@@ -88,7 +88,7 @@ def main() -> int:
     cols = ("setup", "launch", "wait", "results", "kernel", "events")
     print(f"{'graph':>10} " + " ".join(f"{c:>8}" for c in cols)
           + f" {'fused_bfs':>10} {'bfs()':>8}   (µs, median of {args.calls})")
-    for spec in args.graphs.split(","):
+    for spec in common.expand_specs(args.graphs.split(",")):
         A, _ = bfs_gpu.load(spec)  # noqa: N806
         A._csr_T()
         deg = bfs_gpu._cp().diff(A._csr().indptr).get()

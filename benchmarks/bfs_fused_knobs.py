@@ -4,7 +4,8 @@ grid levels (``eager_edges``), the pull's serial head (``pull_serial``), int64 c
 per SM and in all (``max_blocks``), the resident blocks per SM the kernel is compiled for
 (``min_blocks``; ``pull_blocks``: the pull levels' launch, 0 for one launch), the
 barrier-free kernel (``async_bfs=0|1``, ``async_sleep_ns``, ``async_claim``, its look build
-``async_look=1``, its profile build ``async_profile=1``).
+``async_look=1`` (the default) or the build without it ``async_look=0``, its profile build
+``async_profile=1``).
 
 For each graph and source, every configuration runs back to back (interleaved, so a noisy
 machine shifts them together); the table gives the median device time of the kernel

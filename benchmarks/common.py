@@ -184,15 +184,19 @@ def real_graph_files() -> list[Path]:
 
 def expand_specs(specs: Iterable[str]) -> list[str]:
     """Graph specs with ``real`` replaced by the paths of the real graphs; a ``key=value``
-    piece (from splitting ``urand:20,ef=2`` at its comma) joined back to the spec before it."""
+    piece (from splitting ``urand:20,ef=2`` at its comma) joined back to the generator spec
+    before it (never to a file's path)."""
     out: list[str] = []
+    joinable = False  # whether out[-1] is a generator spec
     for s in specs:
         s = s.strip()
         if not s:
             continue
-        if out and "=" in s and ":" not in s and os.sep not in s:
+        if joinable and "=" in s and ":" not in s and os.sep not in s:
             out[-1] += "," + s
-        elif s.lower() == "real":
+            continue
+        joinable = False
+        if s.lower() == "real":
             found = real_graph_files()
             if not found:
                 print(f"note: 'real' found no graphs in {[str(d) for d in graph_dirs()]}",
@@ -200,6 +204,7 @@ def expand_specs(specs: Iterable[str]) -> list[str]:
             out.extend(str(p) for p in found)
         else:
             out.append(s)
+            joinable = ":" in s and os.sep not in s and not Path(s).is_file()
     return out
 
 

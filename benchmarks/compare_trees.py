@@ -7,8 +7,8 @@
 Machines are noisy, so a change is measured against its base side by side: each tree in
 ``--trees`` (git revisions, ``.`` for the working tree) is exported with ``git archive``
 (the package, its algorithms and the benchmarks) into the git-ignored
-``bench_out/trees/<commit>`` (a folder already there, made on another machine and
-carried, is taken by its name: a branch the GPU machine's copy lacks), then the command
+``bench_out/trees/<commit>`` (a name git does not know is taken as such a folder, made on
+another machine and carried: a branch the GPU machine's copy lacks), then the command
 runs in every tree in turn, ``--rounds`` times, from that tree's folder (``PYTHONPATH``
 set to it). ``{root}`` in the command is the repository's root, for files that only it
 holds (graphs carried to the GPU machine).
@@ -33,11 +33,15 @@ def export(rev: str) -> Path:
     ``git archive`` of it under bench_out/trees (made once per commit)."""
     if rev == ".":
         return ROOT
-    made = ROOT / "bench_out" / "trees" / rev
-    if (made / "gblas").is_dir():  # exported where the commit is (a branch the copy lacks)
-        return made
-    sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT,
-                         check=True, capture_output=True, text=True).stdout.strip()
+    found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                           cwd=ROOT, capture_output=True, text=True)
+    if found.returncode:  # a tree exported where the commit is (a branch the copy lacks)
+        made = ROOT / "bench_out" / "trees" / rev
+        if (made / "gblas").is_dir():
+            return made
+        raise SystemExit(f"compare_trees: {rev!r} is neither a revision here nor a folder "
+                         f"of {made.parent}")
+    sha = found.stdout.strip()
     dest = ROOT / "bench_out" / "trees" / sha[:12]
     if not (dest / "gblas").is_dir():
         dest.mkdir(parents=True, exist_ok=True)
@@ -63,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         for rev, folder in trees:
             print(f"== {rev} ({folder.name}) round {r}", flush=True)
             env = {**os.environ, "PYTHONPATH": str(folder)}
+            if folder != ROOT:  # the benchmarks' headers name the tree (common.machine_info)
+                env["GBLAS_COMMIT"] = folder.name
             run = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True)
             for line in (run.stdout + run.stderr).splitlines():
                 if args.grep is None or args.grep in line:

@@ -49,7 +49,7 @@ def main() -> None:
     info = common.machine_info()
     print(f"{info['date']} {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()} "
           f"commit {info.get('commit', '?')}")
-    for spec in args.graphs.split(","):
+    for spec in common.expand_specs(args.graphs.split(",")):
         _graph(spec, args, cp, csp)
 
 

@@ -45,7 +45,7 @@ def main() -> None:
     bench = common.algorithms_module()
     sync = cp.cuda.Device().synchronize
     kept = mxv._DEVICE_ATOMIC_PUSH
-    for spec in args.graphs.split(","):
+    for spec in common.expand_specs(args.graphs.split(",")):
         g = bench.Graph(spec, 1)
         src = common.pick_sources(g.deg, 1, 1)[0]
         W = g.W.to("cuda")  # noqa: N806

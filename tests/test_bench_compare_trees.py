@@ -59,9 +59,13 @@ def test_a_carried_folder_is_taken_by_its_name(capsys: pytest.CaptureFixture) ->
     (folder / "gblas" / "__init__.py").write_text("")
     try:
         assert ct.export(name) == folder
+        code = _WHERE + "; import os; print('at named', os.environ['GBLAS_COMMIT'])"
         assert ct.main(["--trees", name, "--rounds", "1", "--grep", "at ", "--",
-                        sys.executable, "-c", _WHERE]) == 0
-        assert f"at {folder}" in capsys.readouterr().out
+                        sys.executable, "-c", code]) == 0
+        out = capsys.readouterr().out
+        assert f"at {folder}" in out and f"at named {name}" in out
+        with pytest.raises(SystemExit, match="neither a revision"):
+            ct.export("no-such-tree-anywhere")
     finally:
         import shutil  # noqa: PLC0415
 
@@ -77,6 +81,8 @@ def test_graph_specs_keep_their_options() -> None:
                                ) == ["road:1M", "urand:20,ef=1", "kron:20,ef=1,noise=0.1",
                                      "grid:4"]
     assert common.expand_specs(["kron:10", " ", "grid:3x4"]) == ["kron:10", "grid:3x4"]
+    here = str(Path(__file__))  # a file's path: an option after it is not joined to it
+    assert common.expand_specs([here, "ef=2"]) == [here, "ef=2"]
 
 
 def test_the_measured_tree_can_be_named(monkeypatch: pytest.MonkeyPatch) -> None:

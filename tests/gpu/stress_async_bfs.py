@@ -4,10 +4,11 @@
 
 For the given wall time (default 60 s), searches from random sources on graphs where levels
 get corrected (a road-like graph, a grid, a sparse uniform graph), each source with 1, 5
-and 32 slots claimed at once, and compares every search's levels and parents with the CPU
-BFS's (computed once per source). A race in bfs_async.cu (a vertex lost from the queue, a
-search that stops early, a level not corrected) shows as a mismatch; the fused kernel taking
-over after an overflow is counted as one too, since these graphs never overflow the queue.
+and 32 slots claimed at once, with the look build (the default) and without, and compares
+every search's levels and parents with the CPU BFS's (computed once per source). A race in
+bfs_async.cu (a vertex lost from the queue, a search that stops early, a level not
+corrected) shows as a mismatch; the fused kernel taking over after an overflow is counted
+as one too, since these graphs never overflow the queue.
 ``--profile`` runs the profile build instead. Prints the searches run and the mismatches;
 exits 1 when there was any.
 """
@@ -53,9 +54,9 @@ def main(argv: list[str]) -> int:
             if (name, src) not in refs:
                 lc, pc = bfs(A, src, parents=True)
                 refs[name, src] = (dense(lc, A.nrows), dense(pc, A.nrows))
-            for claim in (1, 5, 32):
+            for claim, look in ((1, True), (5, False), (32, True), (32, False)):
                 knobs: dict[str, Any] = {"async_bfs": True, "async_claim": claim,
-                                         "async_profile": profile}
+                                         "async_profile": profile, "async_look": look}
                 lg, pg, info = fused_bfs(on_gpu[name], src, parents=True, **knobs)
                 got = (dense(Vector._from_data(lg, "cuda"), A.nrows),
                        dense(Vector._from_data(pg, "cuda"), A.nrows))
@@ -63,7 +64,7 @@ def main(argv: list[str]) -> int:
                 if (info.get("async_fallback") or not np.array_equal(got[0], refs[name, src][0])
                         or not np.array_equal(got[1], refs[name, src][1])):
                     wrong += 1
-                    print(f"MISMATCH {name} source {src} claim {claim} "
+                    print(f"MISMATCH {name} source {src} claim {claim} look {look} "
                           f"fallback {info.get('async_fallback')}", flush=True)
     print(f"stress: {runs} searches, {wrong} wrong, {time.perf_counter() - t0:.0f} s",
           flush=True)

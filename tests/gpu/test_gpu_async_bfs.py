@@ -52,17 +52,19 @@ def _check(A: Matrix, Ag: Matrix, src: int, what: str, **knobs: Any) -> dict:  #
 
 
 @pytest.mark.parametrize("name", sorted(GRAPHS))
-@pytest.mark.parametrize(("direction", "claim"), [("auto", 32), ("push", 1), ("push", 5)])
-def test_async_same_as_cpu(name: str, direction: str, claim: int) -> None:
+@pytest.mark.parametrize(("direction", "claim", "look"), [
+    ("auto", 32, True), ("push", 1, True), ("push", 5, False), ("auto", 32, False)])
+def test_async_same_as_cpu(name: str, direction: str, claim: int, look: bool) -> None:
     """Every test graph, the barrier-free kernel asked for (hubs and dense graphs too), warps
-    claiming 32, 5 or 1 slots at once: the CPU's levels and parents, the step log's level
-    sizes; no fallback."""
+    claiming 32, 5 or 1 slots at once, its look build (the default) and the build without:
+    the CPU's levels and parents, the step log's level sizes; no fallback."""
     A = GRAPHS[name]()  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
     for src in _sources(A, 4, 13):
-        info = _check(A, Ag, src, f"{name} source {src} {direction} claim {claim}",
-                      direction=direction, async_bfs=True, async_claim=claim)
+        info = _check(A, Ag, src, f"{name} source {src} {direction} claim {claim} look {look}",
+                      direction=direction, async_bfs=True, async_claim=claim, async_look=look)
         assert info["async_grid"] and info["async_fallback"] is False
+        assert info["async_look"] is look
         assert info["async_pushes"] >= info["reached"] - 1, _what_pushes(info)
 
 
@@ -70,13 +72,16 @@ def test_async_same_as_cpu(name: str, direction: str, claim: int) -> None:
                                   lambda: generators.road_like(60000, seed=4),
                                   lambda: generators.grid2d(2000, 40)],
                          ids=["grid300", "road60k", "strip2000x40"])
-def test_async_at_scale(make: Any) -> None:
+@pytest.mark.parametrize("look", [True, False])
+def test_async_at_scale(make: Any, look: bool) -> None:
     """Thousands of levels and tens of thousands of vertices in flight (tentative levels
-    corrected): the CPU's levels and parents; the validator on the default path."""
+    corrected), with the look build and without: the CPU's levels and parents; the validator
+    on the default path."""
     A = make()  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
     for src in _sources(A, 3, 2):
-        info = _check(A, Ag, src, f"source {src}", async_bfs=True)
+        info = _check(A, Ag, src, f"source {src} look {look}", async_bfs=True,
+                      async_look=look)
         assert info["async_grid"] and not info["async_fallback"]
         lv, pi = (v.to("cpu") for v in bfs(Ag, src, parents=True))
         assert validate_bfs(A, src, lv, pi)
@@ -84,22 +89,22 @@ def test_async_at_scale(make: Any) -> None:
 
 @pytest.mark.parametrize("name", ["grid40x70", "road3000", "hub", "directed800", "kron12"])
 @pytest.mark.parametrize("claim", [1, 32])
-def test_async_look_same_as_cpu(name: str, claim: int) -> None:
-    """The look build (a neighbour's word read before its CAS, async_look=True) on test
-    graphs and at scale (road-like, where levels are corrected): the CPU's levels and
-    parents; its profile build too."""
+def test_async_without_look_same_as_cpu(name: str, claim: int) -> None:
+    """The build without the look (async_look=False: every relaxation CASes) on test graphs
+    and at scale (road-like, where levels are corrected): the CPU's levels and parents; its
+    profile build too."""
     A = GRAPHS[name]()  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
     for src in _sources(A, 3, 17):
-        info = _check(A, Ag, src, f"look {name} source {src} claim {claim}", async_bfs=True,
-                      async_claim=claim, async_look=True)
+        info = _check(A, Ag, src, f"no look {name} source {src} claim {claim}",
+                      async_bfs=True, async_claim=claim, async_look=False)
         assert info["async_grid"] and info["async_fallback"] is False
-        assert info["async_look"] is True
+        assert info["async_look"] is False
     R = generators.road_like(60000, seed=9)  # noqa: N806
     Rg = R.to(GPU)  # noqa: N806
     for src in _sources(R, 2, 5):
-        _check(R, Rg, src, f"look road source {src}", async_bfs=True, async_claim=claim,
-               async_look=True, async_profile=claim == 1)
+        _check(R, Rg, src, f"no look road source {src}", async_bfs=True, async_claim=claim,
+               async_look=False, async_profile=claim == 1)
 
 
 @pytest.mark.parametrize("make", [

@@ -1,7 +1,8 @@
-"""The barrier-free BFS of ``bfs_async.cu``: for meshes (grids, triangulations), whose
-thousands of levels of a few thousand vertices each cost the fused kernel a grid barrier
-and a chain of L2 round trips (docs/gpu_bfs_notes.md §7). Road networks, whose frontiers
-are a few vertices, stay faster on the fused kernel's block levels (``ASYNC_MIN_DEGREE``).
+"""The barrier-free BFS of ``bfs_async.cu``: for road networks and meshes (grids,
+triangulations), whose hundreds to thousands of levels of a few to a few thousand vertices
+each cost the fused kernel a grid barrier (or a block level) and a chain of L2 round trips
+(docs/gpu_bfs_notes.md §7-§9). By default its look build runs (a neighbour's word read
+before its CAS: most of a road vertex's neighbours are reached before it relaxes them).
 
 :func:`gblas.formats.csr.bfs_fused.fused_bfs` launches it (``async_bfs``: by default where
 :func:`prefers_async` says so) and then the fused kernel with stop 3, which runs the search
