@@ -52,6 +52,7 @@ def cpu_model() -> str:
 
 def machine_info() -> dict[str, Any]:
     """Date, host, CPU, core count, commit and library versions, for a report header."""
+    named = os.environ.get("GBLAS_COMMIT")
     info: dict[str, Any] = {
         "date": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "nproc": os.cpu_count(),
@@ -61,9 +62,8 @@ def machine_info() -> dict[str, Any]:
         "platform": platform.platform(),
         # GBLAS_COMMIT names the tree where git cannot: the GPU machine's copy of the working
         # tree is fresh, but its git metadata may be an earlier call's
-        "commit": (os.environ.get("GBLAS_COMMIT")
-                   or _run(["git", "rev-parse", "--short", "HEAD"]) or "unknown"),
-        "dirty": (not os.environ.get("GBLAS_COMMIT")
+        "commit": named or _run(["git", "rev-parse", "--short", "HEAD"]) or "unknown",
+        "dirty": (not named
                   and bool(_run(["git", "status", "--porcelain", "--untracked-files=no"]))),
         "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }

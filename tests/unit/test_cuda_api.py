@@ -307,3 +307,39 @@ def test_async_default_rule() -> None:
     r, c = np.concatenate([r, zeros, far]), np.concatenate([c, far, zeros])
     hub = Matrix.from_coo(r, c, True, nrows=90000, ncols=90000, dup_op=gb.binary.first)._csr()
     assert int(bfs_async.max_row_length(hub)[0]) == bfs_async.ASYNC_MAX_ROW + 1 + 2
+
+
+@pytest.mark.parametrize("parents", [False, True])
+def test_output_layout(parents: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work.alloc_outputs: one allocation of count, levels, parents (one word without) and
+    the reached bytes; the kernels' pointers (levels, bits, parents, count) and the arrays
+    made later sit at the same offsets, with the dtypes the kernels write."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from gblas.formats.csr import bfs_fused
+
+    class Mem:  # a stand-in allocation at address 1000
+        ptr = 1000
+
+        def __add__(self, k: int) -> tuple[str, int]:
+            return ("at", k)
+
+    sizes: list[int] = []
+    fake = SimpleNamespace(
+        cuda=SimpleNamespace(alloc=lambda size: sizes.append(size) or Mem()),
+        ndarray=lambda shape, dtype, mem: (shape, np.dtype(dtype), mem))
+    monkeypatch.setattr(bfs_fused, "_cp", lambda: fake)
+    n = 10
+    npar = n if parents else 1
+    w = bfs_fused.Work.__new__(bfs_fused.Work)
+    w.n = n
+    w.alloc_outputs(parents)
+    assert sizes == [8 * (1 + n + npar) + n]
+    assert w.out_ptrs == (1008, 1000 + 8 * (1 + n + npar), 1000 + 8 * (1 + n), 1000)
+    assert w.out_count == ((1,), np.dtype(np.uint64), ("at", 0))
+    assert w.out_levels == ((n,), np.dtype(np.int64), ("at", 8))
+    assert w.out_parents == ((npar,), np.dtype(np.int64), ("at", 8 * (1 + n)))
+    assert w.out_bits == ((n,), np.dtype(np.bool_), ("at", 8 * (1 + n + npar)))
+    assert w.out_levels is w.out_levels  # made once per allocation

@@ -297,6 +297,10 @@ def keep_scratch(scratch: int, graph_bytes: int) -> bool:
     return scratch <= max(KEEP_SCRATCH_BYTES, KEEP_SCRATCH_SHARE * graph_bytes)
 
 
+# the output arrays' dtypes (Work.alloc_outputs)
+_OUT_DTYPES = {"count": np.uint64, "levels": np.int64, "parents": np.int64, "bits": np.bool_}
+
+
 class Work:
     """The device buffers of one search (both paths): int32 lvl / par / two queues, the hubs'
     chunk lists, the heavy in-rows' chunk list, two visited bitmaps, the counters (zero),
@@ -373,18 +377,18 @@ class Work:
         n = self.n
         npar = n if parents else 1
         mem = _cp().cuda.alloc(8 * (1 + n + npar) + n)
-        p = mem.ptr
-        self._out = (mem, npar, {})
-        self.out_ptrs = (p + 8, p + 8 * (1 + n + npar), p + 8 * (1 + n), p)
+        # (offset, length) of each array in the one allocation
+        place = {"count": (0, 1), "levels": (8, n), "parents": (8 * (1 + n), npar),
+                 "bits": (8 * (1 + n + npar), n)}
+        self._out = (mem, place, {})
+        self.out_ptrs = tuple(mem.ptr + place[k][0] for k in ("levels", "bits", "parents",
+                                                              "count"))
 
     def _out_array(self, name: str) -> Any:
-        mem, npar, made = self._out
+        mem, place, made = self._out
         if name not in made:  # arrays on offsets of the one allocation (each holds it)
-            n = self.n
-            at, shape, dtype = {"count": (0, 1, np.uint64), "levels": (8, n, np.int64),
-                                "parents": (8 * (1 + n), npar, np.int64),
-                                "bits": (8 * (1 + n + npar), n, np.bool_)}[name]
-            made[name] = _cp().ndarray((shape,), dtype, mem + at)
+            at, length = place[name]
+            made[name] = _cp().ndarray((length,), _OUT_DTYPES[name], mem + at)
         return made[name]
 
     out_count = property(lambda self: self._out_array("count"))
