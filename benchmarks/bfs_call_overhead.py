@@ -7,11 +7,13 @@ from the same source, synchronising only where the call itself waits, and report
 median over ``--calls`` calls (µs) of:
 
 * ``setup``   host time from the call's start to the launch: the scratch lookup
-              (``Work.reused``), the output allocation, the counters' memset;
+              (``Work.reused``) with its prepared launches, the outputs (made ahead by the
+              search before, ``Work.after_search``, which also zeroes the counters);
 * ``launch``  host time of the cooperative launch itself (of the three, on graphs whose
               pull levels run in a launch of their own: ``bfs_fused._launch_plan``);
 * ``wait``    from the launch's return to the step log's arrival (kernel + copy);
-* ``results`` building the result vectors and ``info`` from the log;
+* ``results`` building the result vectors and ``info`` from the log, and making the
+              next search's outputs;
 * ``kernel``  the kernel's own clock (``info["kernel_us"]``) and ``events`` the CUDA-event
               time around the launch (launch latency and ramp included);
 * ``call``    ``fused_bfs(...)`` and ``bfs(...)`` (gblas.algorithms, the user's call) each
@@ -37,28 +39,25 @@ from gblas.formats.csr import bfs_fused as bf  # noqa: E402
 
 
 def stages(A, src: int) -> dict[str, float]:  # noqa: ANN001, N803
-    """One call's stages, as fused_bfs runs them (auto direction, levels only)."""
+    """One call's stages, as fused_bfs runs them (auto direction, levels only), with the
+    launches the warm-up's fused_bfs(A, src) prepared on the scratch."""
     cp = bfs_gpu._cp()
-    dev = cp.cuda.Device().id
     ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
     t0 = time.perf_counter()
     w = bf.Work.reused(A, "auto", bf._CTR_WORDS)
-    graph, state, idx32 = w.pointers()
-    plan = bf._launch_plan(dev, idx32, A.nrows, w.csr.nnz, "auto", None, None, bf.MIN_BLOCKS,
-                           bf.PULL_MIN_BLOCKS)
-    w.alloc_outputs(False)
-    w.ctr.data.memset_async(0, w.ctr.nbytes)
+    prep = next(p for k, p in w.prepared.items() if k[0].step_log and not k[0].parents)
+    w.take_outputs(False)
     t1 = time.perf_counter()
     ev0.record()
-    tune = (8.0, 8.0, 512.0, bf.SMALL_EDGES, bf.EAGER_EDGES, bf.PULL_SERIAL)
-    for mb, grid, resume, stop in plan:  # one launch, or three (the pull levels' build)
-        bf._fused_launch(dev, idx32, mb, resume == 1 and stop == 2)(
-            grid, bf._BLOCK, w.launch_args(graph, state, src, 0, False, tune, resume, stop))
+    values = (src, *w.out_ptrs, 0)
+    for launch in prep.launches:  # one launch, or three (the pull levels' build)
+        launch(values)
     ev1.record()
     t2 = time.perf_counter()
     head = w.meta[:8].get()  # the wait: kernel, then the copy
     t3 = time.perf_counter()
-    _, _, info, _ = w.results(A, False, block_steps=True)
+    _, _, info, _ = w.results(A, False, block_steps=True, async_search=prep.use_async)
+    w.after_search(False)
     t4 = time.perf_counter()
     w.release()
     ev1.synchronize()

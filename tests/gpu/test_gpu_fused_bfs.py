@@ -400,6 +400,38 @@ def test_fused_scratch_reused() -> None:
     assert Work.reused(Ag, "auto", _CTR_WORDS) is not w
 
 
+def test_fused_prepared_searches() -> None:
+    """Searches on one scratch that switch knob sets (parents, step log, direction, the
+    barrier-free kernel or not) each run their own prepared launches, take the outputs the
+    search before made ahead only where parents match, find the counters zeroed behind the
+    search before, and keep their own results while later searches run."""
+    from gblas.formats.csr.bfs_fused import _CTR_WORDS, Work, fused_bfs  # noqa: PLC0415
+
+    for A, kinds in ((generators.kronecker(11, seed=8), (None, False)),  # noqa: N806
+                     (generators.grid2d(30, 40), (None, True))):
+        A.is_symmetric()
+        Ag = A.to(GPU)  # noqa: N806
+        runs = []
+        for i, s in enumerate(_sources(A, 6, 3) * 2):
+            kw = dict(parents=bool(i % 2), step_log=i % 3 != 2, async_bfs=kinds[i % 2],
+                      direction=("auto", "push")[(i // 2) % 2])
+            lv, pi, info = fused_bfs(Ag, s, **kw)
+            runs.append((s, kw, lv, pi))
+            if kw["step_log"]:
+                assert info["host_syncs"] >= 1
+        w = Work.reused(Ag, "auto", _CTR_WORDS)
+        w.release()
+        assert w.kept and w.ctr_zero and w.spare is not None
+        assert 2 <= len(w.prepared) <= 8  # one per knob set this scratch ran
+        for s, kw, lv, pi in runs:
+            lc, pc = bfs(A, s, parents=True)
+            _same(lc, lv, f"source {s} levels {kw}")
+            if kw["parents"]:
+                _same(pc, pi, f"source {s} parents {kw}")
+            else:
+                assert pi is None
+
+
 def test_fused_launch_paths() -> None:
     """The packed-argument cooperative launch and CuPy's own kernel call (the fallback for
     a CuPy without the driver entry point) give the same search."""

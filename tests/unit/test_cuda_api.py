@@ -3,6 +3,8 @@ non-Matrix, and the config key ``bfs_gpu`` validated at ``config.set`` time."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import gblas as gb
@@ -255,6 +257,7 @@ def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> N
     w = bfs_fused.Work.reused(A, "auto", 36)
     other = bfs_fused.Work.reused(A, "auto", 36)  # w is busy
     assert other is not w and w.busy and other.busy
+    assert w.kept and not other.kept  # (only a kept scratch makes outputs ahead)
     w.release()
     other.release()
     assert bfs_fused.Work.reused(A, "auto", 36) is w  # the kept one
@@ -274,6 +277,7 @@ def test_scratch_reuse_rules_without_a_gpu(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(bfs_fused, "KEEP_SCRATCH_SHARE", 0.0)
     B = generators.kronecker(8, seed=2)  # noqa: N806
     b1 = bfs_fused.Work.reused(B, "auto", 36)
+    assert not b1.kept
     b1.release()
     assert bfs_fused.Work.reused(B, "auto", 36) is not b1  # too large to keep
     assert len(made) == 7
@@ -307,6 +311,120 @@ def test_async_default_rule() -> None:
     r, c = np.concatenate([r, zeros, far]), np.concatenate([c, far, zeros])
     hub = Matrix.from_coo(r, c, True, nrows=90000, ncols=90000, dup_op=gb.binary.first)._csr()
     assert int(bfs_async.max_row_length(hub)[0]) == bfs_async.ASYNC_MAX_ROW + 1 + 2
+
+
+class _FakeDriver:
+    """CuPy's launchCooperativeKernel stand-in: records the int64 values of each launch."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, list[int]]] = []
+
+    def __call__(self, kern, gx, gy, gz, bx, by, bz, smem, stream, ptrs):  # noqa: ANN001, ANN204, PLR0913
+        import ctypes
+
+        arr = ctypes.cast(ptrs, ctypes.POINTER(ctypes.c_void_p))
+        self.calls.append((gx, [ctypes.c_int64.from_address(arr[i]).value for i in range(4)]))
+
+
+def test_packed_launch_slots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A prepared launch packs its fixed values once and writes only its slots per call, in
+    SLOTS order (a slot the kernel does not take is skipped); the values reach the driver,
+    and CuPy's call where there is no driver entry point."""
+    from types import SimpleNamespace
+
+    from gblas.formats.csr import coop_launch as cl
+
+    driver = _FakeDriver()
+    fake = SimpleNamespace(cuda=SimpleNamespace(
+        driver=SimpleNamespace(launchCooperativeKernel=driver),
+        get_current_stream=lambda: SimpleNamespace(ptr=0)))
+    monkeypatch.setattr(cl, "_cp", lambda: fake)
+    seen: list[tuple[int, ...]] = []
+    kern = SimpleNamespace(kernel=SimpleNamespace(ptr=1))
+    launcher = cl.CoopLaunch(kern, "qqqq")
+    packed = cl.PackedLaunch(launcher, 3, 256, (11, cl.SOURCE, cl.OUTPUTS[3], 12))
+    assert packed.places == ((1, 0), (2, 4))
+    packed((5, 100, 200, 300, 400, 999))
+    packed((6, 101, 201, 301, 401, 999))
+    assert driver.calls == [(3, [11, 5, 400, 12]), (3, [11, 6, 401, 12])]
+    launcher(1, 32, (2, 3, 4, 5))  # the launcher's shared buffer
+    assert driver.calls[-1] == (1, [2, 3, 4, 5])
+    packed((7, 0, 0, 0, 402, 0))  # its own buffer: untouched by the call above
+    assert driver.calls[-1] == (3, [11, 7, 402, 12])
+    launcher.driver = None  # CuPy's call
+    launcher.kern = lambda grid, block, args: seen.append((grid, block, *map(int, args)))
+    packed((8, 0, 0, 0, 403, 0))
+    assert seen == [((3,), (256,), 11, 8, 403, 12)]
+    with pytest.raises(InvalidValue, match="4 kernel arguments expected, got 3"):
+        cl.PackedLaunch(launcher, 1, 32, (1, 2, 3))
+
+
+def test_outputs_made_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work.take_outputs takes the outputs the search before made ahead when parents
+    match (else allocates), zeroes the counters only where no search zeroed them behind
+    it; after_search zeroes them and makes the next outputs on a kept scratch only."""
+    from types import SimpleNamespace
+
+    from gblas.formats.csr import bfs_fused
+
+    allocs: list[int] = []
+    memsets: list[int] = []
+
+    class Mem:
+        def __init__(self, size: int) -> None:
+            self.ptr = 1000 * (len(allocs) + 1)
+            allocs.append(size)
+
+    monkeypatch.setattr(bfs_fused, "_cp", lambda: SimpleNamespace(
+        cuda=SimpleNamespace(alloc=Mem)))
+    w = bfs_fused.Work.__new__(bfs_fused.Work)
+    w.n, w.kept, w.spare, w.ctr_zero = 10, True, None, True
+    w.ctr = SimpleNamespace(nbytes=288, data=SimpleNamespace(
+        memset_async=lambda v, k: memsets.append(k)))
+    w.take_outputs(False)  # nothing ahead: allocated; counters zero: no memset
+    assert len(allocs) == 1 and memsets == [] and not w.ctr_zero
+    first = w.out_ptrs
+    w.after_search(False)
+    assert memsets == [288] and w.ctr_zero and len(allocs) == 2
+    w.take_outputs(False)  # the spare, no allocation, no memset
+    assert len(allocs) == 2 and memsets == [288] and w.out_ptrs != first
+    assert w.spare is None and w.out_ptrs[3] == 2000
+    w.after_search(False)
+    w.take_outputs(True)  # a spare without parents: a fresh allocation with them
+    assert len(allocs) == 4 and allocs[-1] == 8 * (1 + 10 + 10) + 10
+    w.take_outputs(True)  # the counters were not zeroed behind a search: memset now
+    assert memsets == [288, 288, 288]
+    w.kept = False
+    w.after_search(True)
+    assert w.spare is None and len(allocs) == 5
+
+
+def test_fused_knob_sets_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fused_bfs's knobs are checked once per knob set and types (True == 1, yet 1 is no
+    bool knob); a failed check is not remembered; an unhashable knob gets check_knobs'
+    error."""
+    from gblas.formats.csr import bfs_fused
+
+    good = bfs_fused.Knobs("auto", False, 8.0, 8.0, 512.0, None, 1024, 0, 16, False, None,
+                           4, 8, None, None, 0, 32, False, True, False)
+    calls: list[Any] = []
+    real = bfs_fused.check_knobs
+    monkeypatch.setattr(bfs_fused, "check_knobs", lambda k: calls.append(k) or real(k))
+    bfs_fused._checked.cache_clear()
+    key = (good, tuple(map(type, good)))
+    assert bfs_fused._checked(key) and bfs_fused._checked(key)
+    assert len(calls) == 1
+    bad = good._replace(async_look=1)
+    for _ in range(2):
+        with pytest.raises(InvalidValue, match="async_look must be True or False"):
+            bfs_fused._checked((bad, tuple(map(type, bad))))
+    assert len(calls) == 3
+    with pytest.raises(InvalidValue, match="pull_serial must be a positive int"):
+        real(good._replace(pull_serial=0))
+    with pytest.raises(InvalidValue, match="async_bfs=True pushes every level"):
+        real(good._replace(async_bfs=True, direction="pull"))
+    with pytest.raises(InvalidValue, match="small_edges must be a non-negative int"):
+        real(good._replace(small_edges=[1]))
 
 
 @pytest.mark.parametrize("parents", [False, True])

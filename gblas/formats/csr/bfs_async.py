@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ...exceptions import InvalidValue
+from .coop_launch import OUTPUTS, PROFILE, SOURCE, CoopLaunch, PackedLaunch
 
 # The default picks the barrier-free kernel (its look build: a read before each CAS) for
 # road networks and meshes: average out-degree from ASYNC_MIN_DEGREE to below ASYNC_DEGREE
@@ -45,7 +46,7 @@ ASYNC_SLEEP_NS = 0
 # slots of the queue an idle warp claims at once (one a lane): its other lanes take the
 # vertices its own passes push (local continuation), so fewer claims keep more pushes local
 ASYNC_CLAIM = 32
-# kernel parameters, one letter each (bfs_fused.CoopLaunch): a_ptr, a_idx; n, source;
+# kernel parameters, one letter each (coop_launch.CoopLaunch): a_ptr, a_idx; n, source;
 # want_parents, log_steps, claim_lanes, sleep_ns; lw, par, aq; cap; max_row, row_limit; prof;
 # ctr; the outputs; meta
 _ASYNC_ARGS = "pp" + "qq" + "iiii" + "ppp" + "q" + "pq" + "p" + "p" + "ppppp"
@@ -81,7 +82,7 @@ def get_kernel(device_id: int, idx32: bool, profile: bool = False,
 
 @functools.cache
 def _launcher(device_id: int, idx32: bool, profile: bool, look: bool) -> Any:
-    return _fused().CoopLaunch(get_kernel(device_id, idx32, profile, look)[0], _ASYNC_ARGS)
+    return CoopLaunch(get_kernel(device_id, idx32, profile, look)[0], _ASYNC_ARGS)
 
 
 def prefers_async(csr: Any, direction: str) -> bool:
@@ -139,31 +140,30 @@ def check_knobs(async_bfs: Any, async_cap: Any, sleep_ns: Any, claim: Any,
             raise InvalidValue(f"{name} must be True or False, got {v!r}")
 
 
-def launch(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, src: int, parents: bool,
-           log_steps: bool, grid: int, cap: int | None, sleep_ns: int, claim: int,
-           row_limit: int, prof: Any = None, look: bool = False) -> int:
-    """Launches bfs_async over the scratch ``w`` (bfs_fused.Work; ``graph``: its pointers,
-    A's CSR first) on the current stream: the queue is the scratch's two frontier queues (2n
-    slots, one allocation) unless ``cap`` asks fewer; a graph whose longest row is over
-    ``row_limit`` is left to the fused kernel launched next. The counters must be zero.
-    ``prof``: None, or len(PROFILE_KEYS) zero uint64 on the device for the profile build's
-    counters; ``look``: the look build (get_kernel). Returns the grid launched (at most
-    ``grid`` blocks, at most those resident at once)."""
-    profile = prof is not None
+def prepare(w: Any, graph: tuple[int, ...], idx32: bool, dev: int, parents: bool,
+            log_steps: bool, grid: int, cap: int | None, sleep_ns: int, claim: int,
+            row_limit: int, profile: bool = False, look: bool = False) -> PackedLaunch:
+    """The launch of bfs_async over the scratch ``w`` (bfs_fused.Work; ``graph``: its
+    pointers, A's CSR first), packed once: a call gives the source, the outputs and (the
+    profile build, ``profile``) len(PROFILE_KEYS) zero uint64 counters on the device
+    (coop_launch.SLOTS). The queue is the scratch's two frontier queues (2n slots, one
+    allocation) unless ``cap`` asks fewer; a graph whose longest row is over ``row_limit``
+    is left to the fused kernel launched next. The counters must be zero at launch (the
+    kernel leaves them zero); ``look``: the look build (get_kernel). Its grid: at most
+    ``grid`` blocks, at most those resident at once."""
     _, per_sm, sms = get_kernel(dev, idx32, profile, look)
     grid = min(grid, per_sm * sms)
     n = w.n
     slots = min(2 * n, cap) if cap is not None else 2 * n
-    args = (graph[0], graph[1], n, src, int(bool(parents)), int(bool(log_steps)), claim,
+    args = (graph[0], graph[1], n, SOURCE, int(bool(parents)), int(bool(log_steps)), claim,
             sleep_ns,
             w.lvl.data.ptr, w.par.data.ptr, w.q0.data.ptr, slots,
             _max_row_on_stream(w.csr).data.ptr, min(row_limit, 2**62),
-            prof.data.ptr if profile else 0, w.ctr.data.ptr,
-            *w.out_ptrs, w.meta.data.ptr)
-    _launcher(dev, idx32, profile, look)(grid, _fused()._BLOCK, args)
-    return grid
+            PROFILE if profile else 0, w.ctr.data.ptr,
+            *OUTPUTS, w.meta.data.ptr)
+    return PackedLaunch(_launcher(dev, idx32, profile, look), grid, _fused()._BLOCK, args)
 
 
 __all__ = ["ASYNC_CLAIM", "ASYNC_DEGREE", "ASYNC_MAX_ROW", "ASYNC_MIN_DEGREE", "ASYNC_MIN_N",
-           "ASYNC_SLEEP_NS", "KERNEL_NAME", "PROFILE_KEYS", "check_knobs", "get_kernel", "launch",
-           "max_row_length", "prefers_async"]
+           "ASYNC_SLEEP_NS", "KERNEL_NAME", "PROFILE_KEYS", "check_knobs", "get_kernel",
+           "max_row_length", "prefers_async", "prepare"]

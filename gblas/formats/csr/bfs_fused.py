@@ -22,12 +22,10 @@ moves: ``bfs_common.cuh`` (the device code shared with the level kernels of
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import math
-import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,6 +35,7 @@ from ...exceptions import IndexOutOfBound, InvalidObject, InvalidValue, NotImple
 from ..vector import VecData
 from . import bfs_async
 from .container import CSR
+from .coop_launch import OUTPUTS, SOURCE, CoopLaunch, PackedLaunch
 
 KERNEL_NAME = "cuda_csr_bfs_fused"
 _HERE = Path(__file__).parent
@@ -158,41 +157,6 @@ def _default_blocks_per_sm(n: int, nnz: int, fit: int) -> int:
     than 4 on road networks and grids, 4 is 2x faster than 1 on kron:22."""
     avg = nnz / max(n, 1)
     return 1 if avg < 8 else 2 if avg < 16 else fit
-
-
-class CoopLaunch:
-    """A cooperative launch of one kernel whose argument buffer is packed once (ctypes): a
-    call writes the argument values in place and hands the driver the pointer array, where
-    CuPy's kernel call converts every argument object each time (30 for bfs_fused: ~20-35
-    µs of a search's host time on the H100's host). ``types``: one letter per parameter,
-    ``p`` a device pointer (give ``array.data.ptr``), ``q`` int64, ``i`` int32, ``d``
-    double. Without the driver entry point (older CuPy) it calls the kernel through CuPy."""
-
-    _CTYPES = {"p": ctypes.c_uint64, "q": ctypes.c_int64, "i": ctypes.c_int32,
-               "d": ctypes.c_double}
-    _NUMPY = {"p": np.uint64, "q": np.int64, "i": np.int32, "d": np.float64}
-
-    def __init__(self, kern: Any, types: str) -> None:
-        self.kern = kern
-        self.types = types
-        self.vals = [self._CTYPES[t]() for t in types]
-        self.ptrs = (ctypes.c_void_p * len(types))(*(ctypes.addressof(v) for v in self.vals))
-        self.driver = getattr(_cp().cuda.driver, "launchCooperativeKernel", None)
-        self.lock = threading.Lock()  # the buffer is shared by the device's callers
-
-    def __call__(self, grid: int, block: int, args: tuple[Any, ...]) -> None:
-        if len(args) != len(self.types):
-            raise InvalidValue(f"{len(self.types)} kernel arguments expected, got {len(args)}")
-        stream = _cp().cuda.get_current_stream().ptr
-        if self.driver is None:
-            self.kern((grid,), (block,), tuple(self._NUMPY[t](a) for t, a in
-                                               zip(self.types, args, strict=True)))
-            return
-        with self.lock:  # the driver copies the values at launch: the buffer is free after
-            for v, a in zip(self.vals, args, strict=True):
-                v.value = a
-            self.driver(self.kern.kernel.ptr, grid, 1, 1, block, 1, 1, 0, stream,
-                        ctypes.addressof(self.ptrs))
 
 
 # bfs_fused's parameters: 4 CSR arrays and Aᵀ's empty rows; n, nnz, source; mode, parents,
@@ -339,6 +303,7 @@ class Work:
             keep = keep_scratch(scratch_bytes(A.nrows, w.csr.nnz), graph)
             if keep and (key not in A._props or not A._props[key].busy):
                 A._props[key] = w
+            w.kept = A._props.get(key) is w
         w.busy = True
         w.stream = stream
         return w
@@ -364,7 +329,13 @@ class Work:
         self.own0, self.own1 = own[:cap], own[cap:]
         self.vis0, self.vis1 = vis[:nwords], vis[nwords:]
         self.ctr = cp.zeros(ctr_words, dtype=np.uint64)
+        # zero when the stream reaches the next search (Work.after_search zeroes them after
+        # a search, off the next one's path to its launch)
+        self.ctr_zero = True
         self.meta = cp.empty(8 + _TLOG + n, dtype=np.uint32)
+        self.kept = False  # kept on its matrix (Work.reused): then it prepares ahead
+        self.prepared: dict[Any, Prepared] = {}  # fused_bfs's launches per knob set
+        self.spare: tuple[bool, Any] | None = None  # (parents, outputs) made ahead
         if parents is not None:
             self.alloc_outputs(parents)
 
@@ -374,15 +345,39 @@ class Work:
         word without), the reached bytes. ``out_ptrs`` (levels, bits, parents, count: the
         kernels' order) are ready at once; the arrays ``out_levels`` ... are made when first
         asked for, after the launch (four ndarrays cost ~10 µs of host time before it)."""
+        self._out, self.out_ptrs = self._new_outputs(parents)
+
+    def _new_outputs(self, parents: bool) -> tuple[tuple[Any, dict, dict], tuple[int, ...]]:
         n = self.n
         npar = n if parents else 1
         mem = _cp().cuda.alloc(8 * (1 + n + npar) + n)
         # (offset, length) of each array in the one allocation
         place = {"count": (0, 1), "levels": (8, n), "parents": (8 * (1 + n), npar),
                  "bits": (8 * (1 + n + npar), n)}
-        self._out = (mem, place, {})
-        self.out_ptrs = tuple(mem.ptr + place[k][0] for k in ("levels", "bits", "parents",
-                                                              "count"))
+        return (mem, place, {}), tuple(mem.ptr + place[k][0] for k in ("levels", "bits",
+                                                                       "parents", "count"))
+
+    def take_outputs(self, parents: bool) -> None:
+        """:meth:`alloc_outputs`, or the outputs the previous search made ahead for this one
+        (:meth:`after_search`); and the counters zeroed unless they are (``ctr_zero``)."""
+        spare, self.spare = self.spare, None
+        if spare is not None and spare[0] == parents:
+            self._out, self.out_ptrs = spare[1]
+        else:
+            self.alloc_outputs(parents)
+        if not self.ctr_zero:
+            self.ctr.data.memset_async(0, self.ctr.nbytes)
+        self.ctr_zero = False  # the launches that follow use them
+
+    def after_search(self, parents: bool) -> None:
+        """After a search's launches (the kernels still running): zero the counters on the
+        stream behind them and, on a scratch kept on its matrix, make the next search's
+        outputs, so that the next search on this stream starts with neither (~15-20 µs of
+        host time before its first launch on an H200's host)."""
+        self.ctr.data.memset_async(0, self.ctr.nbytes)
+        self.ctr_zero = True
+        if self.kept:
+            self.spare = (parents, self._new_outputs(parents))
 
     def _out_array(self, name: str) -> Any:
         mem, place, made = self._out
@@ -470,17 +465,20 @@ class Work:
                 info["async_pushes"] = int(head[6])
         return levels, pi, info, reads
 
-    def launch_args(self, graph: tuple[int, ...], state: tuple[int, ...], src: int,
+    def launch_args(self, graph: tuple[int, ...], state: tuple[int, ...], src: Any,
                     mode: int, parents: bool, tune: tuple[float, float, float, int, int, int],
-                    resume: int, stop: int) -> tuple[Any, ...]:
+                    resume: int, stop: int, out: tuple[Any, ...] | None = None
+                    ) -> tuple[Any, ...]:
         """The fused kernel's arguments, in _FUSED_ARGS's order, for one launch over this
         scratch (``graph``, ``state``: :meth:`pointers`; ``tune``: alpha, beta1, beta2,
-        small_edges, eager_edges, pull_serial)."""
+        small_edges, eager_edges, pull_serial; ``out``: the outputs, default ``out_ptrs``;
+        ``src`` and ``out`` may be coop_launch slots)."""
         alpha, beta1, beta2, small_edges, eager_edges, pull_serial = tune
         return (*graph, self.n, self.csr.nnz, src, mode, int(bool(parents)),
                 int(self.csr_t is self.csr), float(alpha), float(beta1), float(beta2),
                 min(small_edges, 2**62), min(eager_edges, 2**62), pull_serial, self.nheavy,
-                resume, stop, *state, *self.out_ptrs, self.meta.data.ptr)
+                resume, stop, *state, *(self.out_ptrs if out is None else out),
+                self.meta.data.ptr)
 
     def results_unread(self, parents: bool) -> tuple[Any, Any]:
         """(levels, parents) as :meth:`results` gives them, read nothing: the vectors'
@@ -575,74 +573,147 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
-    bfs_async.check_knobs(async_bfs, async_cap, async_sleep_ns, async_claim, async_profile,
-                          async_look)
-    if async_bfs and direction == "pull":
-        raise InvalidValue("async_bfs=True pushes every level; it takes direction 'auto' or "
-                           "'push', got 'pull'")
-    for name, v in (("small_edges", small_edges), ("eager_edges", eager_edges)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InvalidValue(f"{name} must be a non-negative int, got {v!r}")
-    if isinstance(pull_serial, bool) or not isinstance(pull_serial, int) or pull_serial < 1:
-        raise InvalidValue(f"pull_serial must be a positive int, got {pull_serial!r}")
-    if max_blocks is not None and (isinstance(max_blocks, bool) or not isinstance(max_blocks, int)
-                                   or max_blocks < 1):
-        raise InvalidValue(f"max_blocks must be a positive int or None, got {max_blocks!r}")
-    for name, mb in (("min_blocks", min_blocks), ("pull_blocks", pull_blocks)):
-        if (mb is not None or name == "min_blocks") and (
-                isinstance(mb, bool) or not isinstance(mb, int) or not 1 <= mb <= 8):
-            raise InvalidValue(f"{name} must be an int from 1 to 8, got {mb!r}")
+    # (the thresholds are checked numbers and parents a truth value: as floats and a bool
+    # they are hashable whatever the caller gave)
+    knobs = Knobs(direction, bool(parents), float(alpha), float(beta1), float(beta2),
+                  blocks_per_sm, small_edges,
+                  eager_edges, pull_serial, wide_ids, max_blocks, min_blocks, pull_blocks,
+                  async_bfs, async_cap, async_sleep_ns, async_claim, async_profile,
+                  async_look, bool(step_log))
+    # the key holds the types too (True == 1, yet async_look=1 is an error)
+    key = (knobs, tuple(map(type, knobs)))
+    try:
+        _checked(key)
+    except TypeError:  # an unhashable knob: check_knobs names it
+        check_knobs(knobs)
+        raise
     cp = _cp()
     dev = _device_id(A.device)
-    n = A.nrows
     with cp.cuda.Device(dev):
         w = Work.reused(A, direction, _CTR_WORDS)
         try:
-            graph, state, idx32 = w.pointers()
-            if wide_ids and idx32:
-                graph, idx32 = tuple(a.data.ptr for a in w.graph_args()), False
-            use_async = (bfs_async.prefers_async(w.csr, direction) if async_bfs is None
-                         else async_bfs)
-            plan = _launch_plan(dev, idx32, n, w.csr.nnz, direction, blocks_per_sm,
-                                max_blocks, min_blocks, None if use_async else pull_blocks)
-            w.alloc_outputs(parents)
-            w.ctr.data.memset_async(0, w.ctr.nbytes)
-            if use_async:  # then the fused kernel, which runs only if the queue overflowed
-                prof = (cp.zeros(len(bfs_async.PROFILE_KEYS), dtype=np.uint64)
-                        if async_profile else None)
-                async_grid = bfs_async.launch(w, graph, idx32, dev, src, parents, step_log,
-                                              plan[0][1], async_cap, async_sleep_ns,
-                                              async_claim, bfs_async.ASYNC_MAX_ROW
-                                              if async_bfs is None else 2**62, prof,
-                                              async_look)
-                plan = [(plan[0][0], plan[0][1], 0, 3)]
-            tune = (alpha, beta1, beta2, small_edges, eager_edges, pull_serial)
-            for mb, grid, resume, stop in plan:
-                _fused_launch(dev, idx32, mb, resume == 1 and stop == 2)(
-                    grid, _BLOCK, w.launch_args(graph, state, src, _MODES[direction], parents,
-                                                tune, resume, stop))
+            prep = w.prepared.get(key)
+            if prep is None:
+                prep = w.prepared[key] = Prepared(w, dev, knobs)
+            w.take_outputs(knobs.parents)
+            prof = (cp.zeros(len(bfs_async.PROFILE_KEYS), dtype=np.uint64)
+                    if prep.use_async and async_profile else None)
+            values = (src, *w.out_ptrs, 0 if prof is None else prof.data.ptr)
+            for launch in prep.launches:
+                launch(values)
             if step_log:
                 levels, pi, info, reads = w.results(A, parents, block_steps=True,
-                                                    async_search=use_async)
+                                                    async_search=prep.use_async)
                 info["levels_per_sync"] = info["levels"]
             else:
                 levels, pi = w.results_unread(parents)
                 info, reads = {}, 0
-            if use_async and async_profile:
+            w.after_search(knobs.parents)
+            if prof is not None:
                 info["async_profile"] = dict(zip(bfs_async.PROFILE_KEYS,
                                                  (int(x) for x in prof.get()), strict=True))
                 reads += 1
         finally:
             w.release()
-    searched_async = use_async and not info.get("async_fallback", False)
-    info.update(grid=plan[0][1], block=_BLOCK, small_edges=small_edges,
+    searched_async = prep.use_async and not info.get("async_fallback", False)
+    info.update(grid=prep.grid, block=_BLOCK, small_edges=small_edges,
                 eager_edges=eager_edges, host_syncs=reads,
                 kernel=bfs_async.KERNEL_NAME if searched_async else KERNEL_NAME,
-                id_bits=32 if idx32 else 64,
-                launches=len(plan) + use_async, pull_grid=plan[1][1] if len(plan) > 1 else None,
-                async_grid=async_grid if use_async else None,
-                async_look=async_look if use_async else None)
+                id_bits=32 if prep.idx32 else 64, launches=len(prep.launches),
+                pull_grid=prep.pull_grid, async_grid=prep.async_grid,
+                async_look=async_look if prep.use_async else None)
     return levels, pi, info
+
+
+class Knobs(NamedTuple):
+    """fused_bfs's arguments other than the matrix and the source (a prepared search's key)."""
+
+    direction: str
+    parents: bool
+    alpha: float
+    beta1: float
+    beta2: float
+    blocks_per_sm: int | None
+    small_edges: int
+    eager_edges: int
+    pull_serial: int
+    wide_ids: bool
+    max_blocks: int | None
+    min_blocks: int
+    pull_blocks: int | None
+    async_bfs: bool | None
+    async_cap: int | None
+    async_sleep_ns: int
+    async_claim: int
+    async_profile: bool
+    async_look: bool
+    step_log: bool
+
+
+def check_knobs(k: Knobs) -> None:
+    """InvalidValue where a knob of fused_bfs is out of its range (check_args has checked
+    the matrix, the source, the direction, the thresholds and blocks_per_sm)."""
+    bfs_async.check_knobs(k.async_bfs, k.async_cap, k.async_sleep_ns, k.async_claim,
+                          k.async_profile, k.async_look)
+    if k.async_bfs and k.direction == "pull":
+        raise InvalidValue("async_bfs=True pushes every level; it takes direction 'auto' or "
+                           "'push', got 'pull'")
+    for name, v in (("small_edges", k.small_edges), ("eager_edges", k.eager_edges)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InvalidValue(f"{name} must be a non-negative int, got {v!r}")
+    serial = k.pull_serial
+    if isinstance(serial, bool) or not isinstance(serial, int) or serial < 1:
+        raise InvalidValue(f"pull_serial must be a positive int, got {serial!r}")
+    mb = k.max_blocks
+    if mb is not None and (isinstance(mb, bool) or not isinstance(mb, int) or mb < 1):
+        raise InvalidValue(f"max_blocks must be a positive int or None, got {mb!r}")
+    for name, mb in (("min_blocks", k.min_blocks), ("pull_blocks", k.pull_blocks)):
+        if (mb is not None or name == "min_blocks") and (
+                isinstance(mb, bool) or not isinstance(mb, int) or not 1 <= mb <= 8):
+            raise InvalidValue(f"{name} must be an int from 1 to 8, got {mb!r}")
+
+
+@functools.lru_cache(maxsize=256)
+def _checked(key: tuple[Knobs, tuple[type, ...]]) -> bool:
+    """:func:`check_knobs` once per knob set (with its types): a call with the knobs of an
+    earlier one costs a lookup (a failed check raises, and is not remembered)."""
+    check_knobs(key[0])
+    return True
+
+
+class Prepared:
+    """A search over the scratch ``w`` with the knobs ``k``, prepared once and kept on the
+    scratch (Work.prepared): which kernel searches (the barrier-free one where
+    ``use_async``), the launch plan, and each launch's arguments packed
+    (coop_launch.PackedLaunch): a search then writes its source and outputs and launches."""
+
+    def __init__(self, w: Work, dev: int, k: Knobs) -> None:
+        graph, state, idx32 = w.pointers()
+        if k.wide_ids and idx32:
+            graph, idx32 = tuple(a.data.ptr for a in w.graph_args()), False
+        self.idx32 = idx32
+        self.use_async = (bfs_async.prefers_async(w.csr, k.direction) if k.async_bfs is None
+                          else k.async_bfs)
+        plan = _launch_plan(dev, idx32, w.n, w.csr.nnz, k.direction, k.blocks_per_sm,
+                            k.max_blocks, k.min_blocks, None if self.use_async else k.pull_blocks)
+        self.launches: list[PackedLaunch] = []
+        self.async_grid = None
+        if self.use_async:  # then the fused kernel, which runs only if the queue overflowed
+            first = bfs_async.prepare(w, graph, idx32, dev, k.parents, k.step_log, plan[0][1],
+                                      k.async_cap, k.async_sleep_ns, k.async_claim,
+                                      bfs_async.ASYNC_MAX_ROW if k.async_bfs is None
+                                      else 2**62, k.async_profile, k.async_look)
+            self.launches.append(first)
+            self.async_grid = first.grid
+            plan = [(plan[0][0], plan[0][1], 0, 3)]
+        self.grid = plan[0][1]
+        self.pull_grid = plan[1][1] if len(plan) > 1 else None
+        tune = (k.alpha, k.beta1, k.beta2, k.small_edges, k.eager_edges, k.pull_serial)
+        for mb, grid, resume, stop in plan:
+            self.launches.append(PackedLaunch(
+                _fused_launch(dev, idx32, mb, resume == 1 and stop == 2), grid, _BLOCK,
+                w.launch_args(graph, state, SOURCE, _MODES[k.direction], k.parents, tune,
+                              resume, stop, out=OUTPUTS)))
 
 
 def _launch_plan(dev: int, idx32: bool, n: int, nnz: int, direction: str,
