@@ -426,7 +426,7 @@ def test_bfs_gpu_blest_column_without_checkout(monkeypatch: pytest.MonkeyPatch,
 
 
 def _result(graph: str, blest_ms: float | None) -> dict:
-    m = {"ms": 2.0, "levels": 7, "gteps": 1.0, "us_per_level": 5.0, "host_syncs": 2,
+    m = {"ms": 2.0, "mean_ms": 3.0, "levels": 7, "gteps": 1.0, "us_per_level": 5.0, "host_syncs": 2,
          "sources_timed": 16}
     r = {"graph": graph, "n": 8, "nnz": 20, "symmetric": True, "mismatches": 0,
          "fused": dict(m), "levels": dict(m), "loop": dict(m), "naive": dict(m),
@@ -446,15 +446,17 @@ def test_bfs_gpu_table_blest_columns() -> None:
     head, _, *rows = text.splitlines()
     cols = [c.strip() for c in head.strip("|").split("|")]
     for name in ("blest ms", "blest mean ms", "blest µs/lvl", "blest call ms", "blest prep s",
-                 "fused/blest"):
+                 "fused/blest", "fused/blest mean"):
         assert name in cols
     kron = dict(zip(cols, (c.strip() for c in rows[0].strip("|").split("|"))))
     grid = dict(zip(cols, (c.strip() for c in rows[1].strip("|").split("|"))))
     assert kron["blest ms"] == "0.5" and kron["fused/blest"] == "4"
+    assert kron["fused/blest mean"] == "4"  # 3.0 / 0.75: the means' ratio
     assert kron["blest mean ms"] == "0.75" and kron["blest call ms"] == "30"
     assert kron["blest prep s"] == "42"  # the cached ordering's first computation counts
     assert kron["src"] == "16/16/16/16/12" and grid["src"] == "16/16/16/16"
     assert grid["blest ms"] == blest.NOT_RUN_NOTE and grid["fused/blest"] == "-"
+    assert grid["fused/blest mean"] == "-"
 
 
 class _Dev:
@@ -478,12 +480,12 @@ def test_bfs_gpu_times_blest_and_checks_levels(fake_blest: blest.Blest, overlap:
         sources, deg = [0, 7, 29], np.diff(S.indptr)
         ref = {s: _Dev(_levels(S, s)) for s in sources}
         rows: list[dict] = []
-        assert bfs_gpu.time_blest(run, g, sources, ref, deg, True, 20.0, rows) == 0
+        assert bfs_gpu.time_blest(run, g, sources, ref, deg, True, rows) == 0
         assert [r["source"] for r in rows] == sources and rows[0]["ms"] == 0.5
         assert rows[0]["edges"] == S.nnz / 2 and rows[0]["levels"] == 10  # 6x5: depth 9
         assert run.first_reorder_s == 2.5
         wrong = {**ref, 7: _Dev(np.roll(ref[7].get(), 1))}
-        assert bfs_gpu.time_blest(run, g, sources, wrong, deg, True, 20.0, []) == 1
+        assert bfs_gpu.time_blest(run, g, sources, wrong, deg, True, []) == 1
         assert "MISMATCH blest vs fused levels, source 7" in capsys.readouterr().out
         summary = bfs_gpu.blest_summary(run, g)
         assert summary["ordering"] == "rcm" and summary["prep_s"] == pytest.approx(2.8)
@@ -500,7 +502,7 @@ def test_bfs_gpu_keeps_going_when_blest_dies(fake_blest: blest.Blest,
     try:  # the failure waits for Blest's turn, so that gblas is timed all the same
         for _ in range(2):  # and it stays a failure
             with pytest.raises(InvalidValue, match="out of memory"):
-                bfs_gpu.time_blest(run, g, [0], {}, np.diff(S.indptr), True, 1.0, [])
+                bfs_gpu.time_blest(run, g, [0], {}, np.diff(S.indptr), True, [])
     finally:
         run.close()
 
