@@ -544,6 +544,17 @@ def test_fused_api_errors() -> None:
             bfs_fused.fused_bfs(A.to(GPU), 0, min_blocks=bad)
         with pytest.raises(InvalidValue, match="pull_blocks"):
             bfs_fused.fused_bfs(A.to(GPU), 0, pull_blocks=bad)
+    # knob sets are checked once each (with their types): after good calls, a knob equal
+    # to a good one but of another type, or unhashable, still fails, every time
+    Ag = A.to(GPU)  # noqa: N806
+    bfs_fused.fused_bfs(Ag, 0, async_look=True, small_edges=64)
+    for _ in range(2):
+        with pytest.raises(InvalidValue, match="async_look"):
+            bfs_fused.fused_bfs(Ag, 0, async_look=1, small_edges=64)
+        with pytest.raises(InvalidValue, match="small_edges"):
+            bfs_fused.fused_bfs(Ag, 0, small_edges=[64])
+        with pytest.raises(InvalidValue, match="async_cap"):
+            bfs_fused.fused_bfs(Ag, 0, async_cap={})
     lv, pi, info = bfs_fused.fused_bfs(A.to(GPU), 5, parents=True)
     assert info["levels"] == 5 and info["reached"] == 16 and pi.nvals == 16
     assert info["host_syncs"] == 1 and info["levels_per_sync"] == 5
