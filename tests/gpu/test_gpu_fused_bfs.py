@@ -436,6 +436,7 @@ def test_fused_launch_paths() -> None:
     """The packed-argument cooperative launch and CuPy's own kernel call (the fallback for
     a CuPy without the driver entry point) give the same search."""
     from gblas.formats.csr import bfs_fused  # noqa: PLC0415
+    from gblas.formats.csr.coop_launch import PackedLaunch  # noqa: PLC0415
 
     A = generators.kronecker(11, seed=6)  # noqa: N806
     Ag = A.to(GPU)  # noqa: N806
@@ -459,7 +460,7 @@ def test_fused_launch_paths() -> None:
     for got in (pi, pi2):
         _same(pc, got, "parents")
     with pytest.raises(InvalidValue, match="35 kernel arguments"):
-        launches[0](1, 256, (0,) * 31)
+        PackedLaunch(launches[0], 1, 256, (0,) * 31)
 
 
 def test_fused_edge_cases() -> None:

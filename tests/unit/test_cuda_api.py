@@ -347,7 +347,8 @@ def test_packed_launch_slots(monkeypatch: pytest.MonkeyPatch) -> None:
     packed((5, 100, 200, 300, 400, 999))
     packed((6, 101, 201, 301, 401, 999))
     assert driver.calls == [(3, [11, 5, 400, 12]), (3, [11, 6, 401, 12])]
-    launcher(1, 32, (2, 3, 4, 5))  # the launcher's shared buffer
+    other = cl.PackedLaunch(launcher, 1, 32, (2, 3, 4, 5))  # another buffer, one launcher
+    other((0,) * 6)
     assert driver.calls[-1] == (1, [2, 3, 4, 5])
     packed((7, 0, 0, 0, 402, 0))  # its own buffer: untouched by the call above
     assert driver.calls[-1] == (3, [11, 7, 402, 12])

@@ -1,17 +1,16 @@
 """Cooperative kernel launches with argument buffers packed by ctypes (the GPU BFS kernels').
 
 CuPy's kernel call converts every argument object at each call (30 for bfs_fused: ~20-35 µs
-of a search's host time on the H100's host). :class:`CoopLaunch` packs a launch's values
-into one ctypes buffer and hands the driver its pointer array; :class:`PackedLaunch` goes
-further for a search prepared once and repeated (bfs_fused.fused_bfs): every value fixed for
-the scratch and the knobs is written once, and a call rewrites only the :data:`SLOTS` (the
-source, the output arrays, the profile counters).
+of a search's host time on the H100's host). :class:`CoopLaunch` hands the driver a
+launch's values packed in a ctypes buffer; :class:`PackedLaunch` is such a buffer for a
+search prepared once and repeated (bfs_fused.fused_bfs): every value fixed for the scratch
+and the knobs is written once, and a call rewrites only the :data:`SLOTS` (the source, the
+output arrays, the profile counters).
 """
 
 from __future__ import annotations
 
 import ctypes
-import threading
 from typing import Any
 
 import numpy as np
@@ -30,43 +29,25 @@ _NUMPY = {"p": np.uint64, "q": np.int64, "i": np.int32, "d": np.float64}
 
 
 class CoopLaunch:
-    """A cooperative launch of one kernel whose argument buffer is packed once (ctypes): a
-    call writes the argument values in place and hands the driver the pointer array.
-    ``types``: one letter per parameter, ``p`` a device pointer (give ``array.data.ptr``),
-    ``q`` int64, ``i`` int32, ``d`` double. Without the driver entry point (older CuPy) it
-    calls the kernel through CuPy."""
+    """Cooperative launches of one kernel from argument buffers packed by ctypes
+    (:class:`PackedLaunch`'s). ``types``: one letter per parameter, ``p`` a device pointer
+    (give ``array.data.ptr``), ``q`` int64, ``i`` int32, ``d`` double. Without the driver
+    entry point (older CuPy) it calls the kernel through CuPy."""
 
     def __init__(self, kern: Any, types: str) -> None:
         self.kern = kern
         self.types = types
-        self.vals, self.ptrs = _buffer(types, (0,) * len(types))
         self.driver = getattr(_cp().cuda.driver, "launchCooperativeKernel", None)
-        self.lock = threading.Lock()  # the buffer is shared by the device's callers
-
-    def __call__(self, grid: int, block: int, args: tuple[Any, ...]) -> None:
-        if len(args) != len(self.types):
-            raise InvalidValue(f"{len(self.types)} kernel arguments expected, got {len(args)}")
-        with self.lock:  # the driver copies the values at launch: the buffer is free after
-            for v, a in zip(self.vals, args, strict=True):
-                v.value = a
-            self.launch(grid, block, self.vals, self.ptrs)
 
     def launch(self, grid: int, block: int, vals: list[Any], ptrs: Any) -> None:
         """Launch on the current stream with the packed buffer ``vals`` (its pointer array
-        ``ptrs``)."""
+        ``ptrs``; the driver copies the values at launch)."""
         if self.driver is None:
             self.kern((grid,), (block,), tuple(_NUMPY[t](v.value) for t, v in
                                                zip(self.types, vals, strict=True)))
             return
         self.driver(self.kern.kernel.ptr, grid, 1, 1, block, 1, 1, 0,
                     _cp().cuda.get_current_stream().ptr, ctypes.addressof(ptrs))
-
-
-def _buffer(types: str, values: tuple[Any, ...]) -> tuple[list[Any], Any]:
-    """(one ctypes value per letter of ``types``, set from ``values``; their pointer
-    array)."""
-    vals = [_CTYPES[t](v) for t, v in zip(types, values, strict=True)]
-    return vals, (ctypes.c_void_p * len(vals))(*(ctypes.addressof(v) for v in vals))
 
 
 class Slot:
@@ -101,8 +82,9 @@ class PackedLaunch:
             raise InvalidValue(f"{len(launcher.types)} kernel arguments expected, got "
                                f"{len(args)}")
         self.launcher, self.grid, self.block = launcher, grid, block
-        self.vals, self.ptrs = _buffer(launcher.types,
-                                       tuple(0 if isinstance(a, Slot) else a for a in args))
+        self.vals = [_CTYPES[t](0 if isinstance(a, Slot) else a)
+                     for t, a in zip(launcher.types, args, strict=True)]
+        self.ptrs = (ctypes.c_void_p * len(args))(*(ctypes.addressof(v) for v in self.vals))
         # (argument index, index in SLOTS) of each slot the kernel takes
         self.places = tuple((i, SLOTS.index(a)) for i, a in enumerate(args)
                             if isinstance(a, Slot))
