@@ -577,11 +577,11 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     src = check_args(A, source, parents=parents, direction=direction, alpha=alpha,
                      beta1=beta1, beta2=beta2, blocks_per_sm=blocks_per_sm,
                      what="fused BFS kernel")
-    # (the thresholds are checked numbers and parents a truth value: as floats and a bool
-    # they are hashable whatever the caller gave)
+    # (the thresholds are checked numbers, parents, wide_ids and step_log truth values: as
+    # floats and bools they are hashable whatever the caller gave)
     knobs = Knobs(direction, bool(parents), float(alpha), float(beta1), float(beta2),
                   blocks_per_sm, small_edges,
-                  eager_edges, pull_serial, wide_ids, max_blocks, min_blocks, pull_blocks,
+                  eager_edges, pull_serial, bool(wide_ids), max_blocks, min_blocks, pull_blocks,
                   async_bfs, async_cap, async_sleep_ns, async_claim, async_profile,
                   async_look, bool(step_log))
     # the key holds the types too (True == 1, yet async_look=1 is an error)
