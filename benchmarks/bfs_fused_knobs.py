@@ -1,11 +1,11 @@
-"""The fused GPU BFS's tuning knobs, side by side: block levels (``small_edges``), eager
-grid levels (``eager_edges``), the pull's serial head (``pull_serial``), int64 column ids
-(``wide_ids=1``), the direction rule's thresholds (``alpha``, ``beta1``, ``beta2``), blocks
-per SM and in all (``max_blocks``), the resident blocks per SM the kernel is compiled for
-(``min_blocks``; ``pull_blocks``: the pull levels' launch, 0 for one launch), the
-barrier-free kernel (``async_bfs=0|1``, ``async_sleep_ns``, ``async_claim``, its look build
-``async_look=1`` (the default) or the build without it ``async_look=0``, its profile build
-``async_profile=1``).
+"""The fused GPU BFS's tuning knobs, side by side: block levels (``small_edges``), eager grid
+levels (``eager_edges``), marked push levels (``mark_edges``), the pull's serial head
+(``pull_serial``), int64 column ids (``wide_ids=1``), the direction rule's thresholds
+(``alpha``, ``beta1``, ``beta2``), blocks per SM and in all (``max_blocks``), the resident
+blocks per SM the kernel is compiled for (``min_blocks``; ``pull_blocks``: the pull levels'
+launch, 0 for one launch), the barrier-free kernel (``async_bfs=0|1``, ``async_sleep_ns``,
+``async_claim``, its look build ``async_look=1`` (the default) or the build without it
+``async_look=0``, its profile build ``async_profile=1``).
 
 For each graph and source, every configuration runs back to back (interleaved, so a noisy
 machine shifts them together); the table gives the median device time of the kernel
@@ -42,7 +42,7 @@ from gblas.formats.csr.bfs_fused import SMALL_EDGES, fused_bfs  # noqa: E402
 
 DEFAULT_CONFIGS = (f"small_edges=0;small_edges={SMALL_EDGES};small_edges=4096;"
                    f"alpha=32;alpha=128")
-_KNOBS = {"small_edges": int, "eager_edges": int, "pull_serial": int,
+_KNOBS = {"small_edges": int, "eager_edges": int, "mark_edges": int, "pull_serial": int,
           "wide_ids": lambda v: bool(int(v)),
           "blocks_per_sm": int, "max_blocks": int, "min_blocks": int,
           "pull_blocks": lambda v: int(v) or None, "alpha": float,

@@ -125,6 +125,31 @@ __device__ __forceinline__ int warp_first_seen(const Idx* __restrict__ idx, long
   return -1;
 }
 
+// Warp-synchronous: the sum of x over the lanes, on every lane.
+__device__ __forceinline__ unsigned warp_sum_u32(unsigned x) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(0xffffffffu, x);
+#else
+#pragma unroll
+  for (int off = 16; off >= 1; off >>= 1) x += __shfl_xor_sync(0xffffffffu, x, off);
+  return x;
+#endif
+}
+
+// Warp-synchronous: the chunk-list entries (u << 32 | j, j < nch) of the lanes of `m` (a
+// ballot of hubs), hub by hub in lane order, from out[base] on (base advances past them).
+__device__ __forceinline__ void warp_write_chunks(unsigned m, int u, unsigned nch,
+                                                  long long* __restrict__ out,
+                                                  unsigned long long& base, int lane) {
+  for (; m; m &= m - 1) {
+    const int h = __ffs(m) - 1;
+    const unsigned cnt = __shfl_sync(0xffffffffu, nch, h);
+    const long long row = (long long)__shfl_sync(0xffffffffu, u, h) << 32;
+    for (unsigned j = lane; j < cnt; j += 32) out[base + j] = row | (long long)j;
+    base += cnt;
+  }
+}
+
 // Warp-synchronous (every lane calls it): the chunk-list entries (u << 32 | j, j < nch) of
 // the lanes' hubs (nch > 0 where `hub`), appended with one reservation for the whole warp,
 // `base = reserve(hubs, entries)` on lane 0, then written hub by hub by the whole warp. A
@@ -137,23 +162,11 @@ __device__ __forceinline__ void warp_append_chunks(bool hub, int u, unsigned nch
                                                    Reserve&& reserve) {
   unsigned m = __ballot_sync(0xffffffffu, hub);
   if (m == 0u) return;
-#if __CUDA_ARCH__ >= 800
-  const unsigned total = __reduce_add_sync(0xffffffffu, hub ? nch : 0u);
-#else
-  unsigned total = hub ? nch : 0u;
-#pragma unroll
-  for (int off = 16; off >= 1; off >>= 1) total += __shfl_xor_sync(0xffffffffu, total, off);
-#endif
+  const unsigned total = warp_sum_u32(hub ? nch : 0u);
   unsigned long long base = 0;
   if (lane == 0) base = reserve((unsigned)__popc(m), total);
   base = __shfl_sync(0xffffffffu, base, 0);
-  for (; m; m &= m - 1) {  // hub by hub, in lane order
-    const int h = __ffs(m) - 1;
-    const unsigned cnt = __shfl_sync(0xffffffffu, nch, h);
-    const long long row = (long long)__shfl_sync(0xffffffffu, u, h) << 32;
-    for (unsigned j = lane; j < cnt; j += 32) out[base + j] = row | (long long)j;
-    base += cnt;
-  }
+  warp_write_chunks(m, u, nch, out, base, lane);
 }
 
 #endif  // GB_EDGE_BATCHES_CUH

@@ -324,6 +324,42 @@ def test_fused_eager_levels(name: str, eager_edges: int) -> None:
         assert info["block_steps"] == 0 and info["eager_edges"] == eager_edges, what
 
 
+@pytest.mark.parametrize("mark_edges", [0, 1, 300])
+@pytest.mark.parametrize("name", ["road3000", "grid40x70", "hub", "directed800", "kron12",
+                                  "many_hubs", "heavy_in"])
+def test_fused_marked_pushes(name: str, mark_edges: int) -> None:
+    """Marked pushes (targets marked in a bitmap, claimed in a second pass): none, every
+    grid push from a queue, and the wide ones; block and eager levels off so that the grid
+    pushes are many. With parents (the pass that probes lvl first) and without (levels
+    only: no probe), the CPU's results and directions."""
+    from gblas.formats.csr.bfs_fused import fused_bfs  # noqa: PLC0415
+
+    knobs = {"small_edges": 0, "eager_edges": 0, "mark_edges": mark_edges}
+    marked = 0
+    for what, direction, info in _push_knob_runs(name, 11, **knobs):
+        assert info["mark_edges"] == mark_edges, what
+        pushes = info["directions"].count("push")
+        if mark_edges == 0:
+            assert info["mark_steps"] == 0, what
+        elif mark_edges == 1 and direction == "push":
+            # every level from a queue but one whose frontier has no out-edges (it finds
+            # nothing: the search's last)
+            assert info["mark_steps"] >= pushes - 1, what
+        assert 0 <= info["mark_steps"] <= pushes, what
+        marked += info["mark_steps"]
+    if mark_edges == 1:
+        assert marked > 0
+    A = GRAPHS[name]()  # noqa: N806
+    Ag = A.to(GPU)  # noqa: N806
+    for src in _sources(A, 2, 13):  # levels only, and the kept scratch searched again
+        for direction in ("auto", "push"):
+            lc = bfs(A, src, direction=direction)
+            for _ in range(2):
+                lg, pg, info = fused_bfs(Ag, src, direction=direction, **knobs)
+                assert pg is None
+                _same(lc, lg, f"{name} source {src} {direction} levels only {knobs}")
+
+
 @pytest.mark.parametrize("pull_serial", [1, 3, 64])
 def test_fused_pull_serial(pull_serial: int) -> None:
     """Any number of in-neighbours a lane checks alone before its warp helps: the parents
@@ -459,7 +495,7 @@ def test_fused_launch_paths() -> None:
         _same(lc, got, "levels")
     for got in (pi, pi2):
         _same(pc, got, "parents")
-    with pytest.raises(InvalidValue, match="35 kernel arguments"):
+    with pytest.raises(InvalidValue, match=f"{len(bfs_fused._FUSED_ARGS)} kernel arguments"):
         PackedLaunch(launches[0], 1, 256, (0,) * 31)
 
 

@@ -107,7 +107,7 @@ def test_fused_launch_types_match_the_kernel() -> None:
     from gblas.formats.csr import bfs_fused
 
     assert _kernel_letters("bfs_fused.cu", "bfs_fused") == bfs_fused._FUSED_ARGS
-    assert len(bfs_fused._FUSED_ARGS) == 35
+    assert len(bfs_fused._FUSED_ARGS) == 37
 
 
 def test_async_launch_types_match_the_kernel() -> None:
@@ -168,15 +168,16 @@ def test_fused_launch_args_follow_the_letters() -> None:
     w.n, w.csr, w.csr_t, w.nheavy = 5, csr, csr, 0
     w.meta = arr
     w.out_ptrs = (4096, 8192, 12288, 16384)
-    args = w.launch_args((1, 2, 3, 4, 5), tuple(range(10)), 2, 0, True,
-                         (8.0, 8.0, 512.0, 1 << 70, 64, 16), 1, 2)
+    args = w.launch_args((1, 2, 3, 4, 5), tuple(range(11)), 2, 0, True,
+                         (8.0, 8.0, 512.0, 1 << 70, 64, 1 << 63, 16), 1, 2)
     letters = bfs_fused._FUSED_ARGS
     assert len(args) == len(letters)
     for letter, value in zip(letters, args, strict=True):
         assert isinstance(value, float if letter == "d" else int), (letter, value)
-    at = letters.index("qqiq")  # small_edges (clamped), eager_edges, pull_serial, nheavy
-    assert args[at:at + 4] == (2**62, 64, 16, 0)
-    assert args[at + 4:at + 6] == (1, 2)  # resume, stop
+    # small_edges (clamped), eager_edges, mark_edges (clamped), pull_serial, nheavy
+    at = letters.index("qqqiq")
+    assert args[at:at + 5] == (2**62, 64, 2**62, 16, 0)
+    assert args[at + 5:at + 7] == (1, 2)  # resume, stop
 
 
 @pytest.mark.parametrize("name", ["bfs_tc.cu", "mxv.cu"])
@@ -406,8 +407,8 @@ def test_fused_knob_sets_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
     error."""
     from gblas.formats.csr import bfs_fused
 
-    good = bfs_fused.Knobs("auto", False, 8.0, 8.0, 512.0, None, 1024, 0, 16, False, None,
-                           4, 8, None, None, 0, 32, False, True, False)
+    good = bfs_fused.Knobs("auto", False, 8.0, 8.0, 512.0, None, 1024, 0, None, 16, False,
+                           None, 4, 8, None, None, 0, 32, False, True, False)
     calls: list[Any] = []
     real = bfs_fused.check_knobs
     monkeypatch.setattr(bfs_fused, "check_knobs", lambda k: calls.append(k) or real(k))
@@ -426,6 +427,10 @@ def test_fused_knob_sets_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
         real(good._replace(async_bfs=True, direction="pull"))
     with pytest.raises(InvalidValue, match="small_edges must be a non-negative int"):
         real(good._replace(small_edges=[1]))
+    real(good._replace(mark_edges=0))
+    for bad_mark in (-1, 2.0, True):
+        with pytest.raises(InvalidValue, match="mark_edges must be a non-negative int"):
+            real(good._replace(mark_edges=bad_mark))
 
 
 @pytest.mark.parametrize("parents", [False, True])

@@ -90,8 +90,19 @@
 #endif
 #define FB_BIG 256
 #define FB_CHUNK 256
-#define FB_STAGE 128   // push: per-warp staging buffer (ints, shared memory)
+#define FB_STAGE 128   // push: per-warp staging buffer of the queue (ints, shared memory)
+#ifndef FB_HSTAGE
+#define FB_HSTAGE 64   // push: hubs a warp stages before it reserves their chunk entries
+#endif
+// a warp's staging in shared memory: the queue's, then the hubs' ids and chunk counts
+#define FB_WARP_STAGE (FB_STAGE + 2 * FB_HSTAGE)
 #define FB_PB 2        // push: edges a lane has in flight at once (4 spills at 64 registers)
+#ifndef FB_MPB
+#define FB_MPB 4       // marked push: edges a lane has in flight at once (no claim chain)
+#endif
+#ifndef FB_MW
+#define FB_MW 8        // marked push's second pass: words of 32 vertices a warp takes a round
+#endif
 #define FB_SERIAL 8    // pull (level kernels): in-neighbours a lane checks alone first
 #define FB_BATCH 4     // pull: in-neighbours a lane loads at once
 #define FB_HEAVY 1024  // pull: in-degree from which a row is split into chunks (phase A)
@@ -210,6 +221,52 @@ __device__ __forceinline__ void fb_flush(const FbLevel& L, int* sbuf, int& fill,
   fill = 0;
 }
 
+// Warp-synchronous: the warp's staged hubs into the level's chunk list (one add per counter
+// for all of them), hub by hub, a chunk entry a lane.
+template <bool LOCAL>
+__device__ __forceinline__ void fb_flush_big(const FbLevel& L, int* sbuf, int& hfill,
+                                             int lane) {
+  __syncwarp();
+  const int* hv = sbuf + FB_STAGE;
+  const int* hn = hv + FB_HSTAGE;
+  unsigned part = 0;
+  for (int i = lane; i < hfill; i += 32) part += (unsigned)hn[i];
+  const unsigned entries = warp_sum_u32(part);
+  unsigned long long base = 0;
+  if (lane == 0) {
+    fb_ctr_add<LOCAL>(L.c_out + 1, (unsigned long long)hfill);
+    base = fb_ctr_add<LOCAL>(L.c_out + 2, (unsigned long long)entries);
+  }
+  base = __shfl_sync(FB_FULL, base, 0);
+  for (int i = 0; i < hfill; ++i) {
+    const unsigned cnt = (unsigned)hn[i];
+    const long long row = (long long)hv[i] << 32;
+    for (unsigned j = lane; j < cnt; j += 32) L.own_out[base + j] = row | (long long)j;
+    base += cnt;
+  }
+  __syncwarp();
+  hfill = 0;
+}
+
+// Warp-synchronous: stage the lanes' new hubs (`big`: v of out-degree deg >= FB_BIG) for
+// the next level's chunk list (hfill is warp-uniform). Staged, not appended at once: a
+// level of a Kronecker graph claims ~10^5 hubs, and an add on the same two counters for
+// each warp that claimed one queued up at their L2 slice (kron:22's third level, H200:
+// the marked push's second pass 372 -> 240 µs by adding once per 8 words).
+template <bool LOCAL>
+__device__ __forceinline__ void fb_stage_big(const FbLevel& L, bool big, int v, long long deg,
+                                             int* sbuf, int& hfill, int lane) {
+  const unsigned m = __ballot_sync(FB_FULL, big);
+  if (m == 0) return;
+  if (big) {
+    const int at = hfill + __popc(m & ((1u << lane) - 1u));
+    sbuf[FB_STAGE + at] = v;
+    sbuf[FB_STAGE + FB_HSTAGE + at] = (int)((deg + FB_CHUNK - 1) / FB_CHUNK);
+  }
+  hfill += __popc(m);
+  if (hfill > FB_HSTAGE - 32) fb_flush_big<LOCAL>(L, sbuf, hfill, lane);
+}
+
 // Warp-synchronous: stage the lanes' claimed vertices (fill is warp-uniform).
 template <bool LOCAL>
 __device__ __forceinline__ void fb_stage(const FbLevel& L, bool claim, int v, int* sbuf,
@@ -235,7 +292,8 @@ template <bool LOCAL>
 __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& L,
                                                const bool (&ok)[FB_PB], const int (&u)[FB_PB],
                                                const int (&v)[FB_PB], unsigned long long& fe,
-                                               int* sbuf, int& fill, int lane, bool eager) {
+                                               int* sbuf, int& fill, int& hfill, int lane,
+                                               bool eager) {
   int old[FB_PB];
   long long deg[FB_PB];
   if (LOCAL || eager) {
@@ -259,7 +317,7 @@ __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& 
     bool claim = ok[b] && old[b] == -1;
     if (claim) fe += (unsigned long long)deg[b];
     const bool big = claim && deg[b] >= FB_BIG;
-    fb_enqueue_big<LOCAL>(L, big, v[b], deg[b], lane);
+    fb_stage_big<LOCAL>(L, big, v[b], deg[b], sbuf, hfill, lane);
     claim = claim && !big;
     // claimed at this level (by us or by another frontier vertex): keep the smallest parent
     if (g.parents && ok[b] && (old[b] == -1 || old[b] == L.k)) atomicMin(&g.par[v[b]], u[b]);
@@ -267,14 +325,16 @@ __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& 
   }
 }
 
-template <bool LOCAL = false>
-__device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
-                                        unsigned long long& fe, int* sbuf, long long gwarp,
-                                        long long nwarps, int lane, bool eager = false) {
+// Every edge of level L's frontier (its hubs' chunks, then its queue), PB ids a lane at a
+// time: visit(ok, u, v), arrays of PB, warp-synchronous. The traversal of fb_push and
+// fb_push_mark.
+template <int PB, class Visit>
+__device__ __forceinline__ void fb_push_edges(const FbGraph& g, const FbLevel& L,
+                                              long long gwarp, long long nwarps, int lane,
+                                              Visit&& visit) {
   // (a generic load: c_in may also be the fused kernel's shared copy of the grid's counters)
   const long long nreg = (long long)fb_ctr<true>(L.c_in);
   const long long nch = (long long)fb_ctr<true>(L.c_in + 2);
-  int fill = 0;
   // tier 1: chunks of big vertices, spread over every warp of the grid. Where the chunks
   // are few (a Kronecker graph's second level: a few hubs' rows, ~4 dependent rounds of
   // 32 * FB_PB edges a warp while most warps idle), each is split over 2 or 4 warps (parts
@@ -288,11 +348,7 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
     const long long s = g.a_ptr[u] + (o & 0xffffffffLL) * FB_CHUNK +
                         (c & ((1LL << lsplit) - 1)) * part;
     const long long e = min(s + part, g.a_ptr[u + 1]);
-    edge_batches<FB_PB>(u, s, e, g.a_idx, lane, [&](const bool (&bok)[FB_PB],
-                                                    const int (&bu)[FB_PB],
-                                                    const int (&bv)[FB_PB]) {
-      fb_visit_batch<LOCAL>(g, L, bok, bu, bv, fe, sbuf, fill, lane, eager);
-    });
+    edge_batches<PB>(u, s, e, g.a_idx, lane, visit);
   }
   // tier 2: the regular queue, G = grp vertices per warp round (32, or fewer when the queue is
   // short of 32 per warp); their rows (out-degree < FB_BIG) are concatenated (warp prefix sum
@@ -311,13 +367,106 @@ __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
       s = g.a_ptr[u];
       d = (int)(g.a_ptr[u + 1] - s);
     }
-    row_list_batches<FB_PB>(u, s, d, g.a_idx, lane, [&](const bool (&bok)[FB_PB],
-                                                        const int (&bu)[FB_PB],
-                                                        const int (&bv)[FB_PB]) {
-      fb_visit_batch<LOCAL>(g, L, bok, bu, bv, fe, sbuf, fill, lane, eager);
-    });
+    row_list_batches<PB>(u, s, d, g.a_idx, lane, visit);
   }
+}
+
+template <bool LOCAL = false>
+__device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
+                                        unsigned long long& fe, int* sbuf, long long gwarp,
+                                        long long nwarps, int lane, bool eager = false) {
+  int fill = 0, hfill = 0;
+  fb_push_edges<FB_PB>(g, L, gwarp, nwarps, lane, [&](const bool (&bok)[FB_PB],
+                                                      const int (&bu)[FB_PB],
+                                                      const int (&bv)[FB_PB]) {
+    fb_visit_batch<LOCAL>(g, L, bok, bu, bv, fe, sbuf, fill, hfill, lane, eager);
+  });
   if (fill) fb_flush<LOCAL>(L, sbuf, fill, lane);
+  if (hfill) fb_flush_big<LOCAL>(L, sbuf, hfill, lane);
+}
+
+// Marked push, first pass (a wide push level: docs/gpu_bfs_notes.md §11): every frontier
+// edge u -> v sets v's byte in `mark` by a plain store (every writer stores the same 1), and
+// with parents lowers par[v] to u (atomicMin, without a reply). No lane waits on an atomic
+// or claims: the claim's CAS and the claimed vertex's degree load move to the second pass,
+// one per new vertex and in vertex order. The pass is bound by its stores (12.4 M on one
+// kron:22 level, ~160 µs on an H200 whatever the edges a lane has in flight, with or
+// without a probe first); bits set by atomicOr cost the same. `probe` (with parents, so
+// that par of a vertex visited before stays) reads lvl[v] first and marks only unvisited
+// targets: lvl is not written during this pass, so -1 there means "not visited before".
+__device__ __forceinline__ void fb_push_mark(const FbGraph& g, const FbLevel& L,
+                                             unsigned char* mark, bool probe, long long gwarp,
+                                             long long nwarps, int lane) {
+  fb_push_edges<FB_MPB>(g, L, gwarp, nwarps, lane, [&](const bool (&ok)[FB_MPB],
+                                                       const int (&u)[FB_MPB],
+                                                       const int (&v)[FB_MPB]) {
+    bool hit[FB_MPB];
+    if (probe) {
+      int l[FB_MPB];
+#pragma unroll
+      for (int b = 0; b < FB_MPB; ++b) l[b] = ok[b] ? __ldcg(&g.lvl[v[b]]) : 0;
+#pragma unroll
+      for (int b = 0; b < FB_MPB; ++b) hit[b] = ok[b] && l[b] == -1;
+    } else {
+#pragma unroll
+      for (int b = 0; b < FB_MPB; ++b) hit[b] = ok[b];
+    }
+#pragma unroll
+    for (int b = 0; b < FB_MPB; ++b) {
+      if (!hit[b]) continue;
+      mark[v[b]] = 1;
+      if (g.parents) atomicMin(&g.par[v[b]], u[b]);
+    }
+  });
+}
+
+// Marked push, second pass (after a grid sync): the marked vertices not visited before are
+// level L.k's: their lvl is written, they go to the queue or the chunk list as a claim's
+// would, and fe gets their out-degrees. A warp takes FB_MW words of 32 vertices a round,
+// a lane a vertex, every load of the round issued first (marks, lvl, then the new
+// vertices' row bounds). It also writes vis_next (every vertex with a level: the bitmap a
+// pull of level L.k + 1 reads, so that switch needs no rebuild of it) and clears `mark`.
+__device__ __forceinline__ void fb_mark_finish(const FbGraph& g, const FbLevel& L, long long n,
+                                               unsigned char* mark, unsigned int* vis_next,
+                                               unsigned long long& fe, int* sbuf,
+                                               long long gwarp, long long nwarps, int lane) {
+  const long long nwords = (n + 31) >> 5;
+  int fill = 0, hfill = 0;
+  for (long long w0 = gwarp * FB_MW; w0 < nwords; w0 += nwarps * FB_MW) {
+    bool m[FB_MW];
+    int l[FB_MW];
+#pragma unroll
+    for (int j = 0; j < FB_MW; ++j) {
+      const long long v = ((w0 + j) << 5) + lane;
+      m[j] = v < n && __ldcg(&mark[v]) != 0;
+      l[j] = v < n ? __ldcg(&g.lvl[v]) : -2;  // (past n: neither visited nor new)
+    }
+    bool fresh[FB_MW];
+    long long deg[FB_MW];
+#pragma unroll
+    for (int j = 0; j < FB_MW; ++j) {
+      const long long w = w0 + j;
+      const long long v = (w << 5) + lane;
+      fresh[j] = m[j] && l[j] == -1;
+      const unsigned seen = __ballot_sync(FB_FULL, l[j] >= 0 || fresh[j]);
+      if (lane == 0 && w < nwords) vis_next[w] = seen;
+      if (m[j]) mark[v] = 0;
+      deg[j] = fresh[j] ? fb_out_degree(g, (int)v) : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < FB_MW; ++j) {
+      const int v = (int)(((w0 + j) << 5) + lane);
+      if (fresh[j]) {
+        g.lvl[v] = L.k;
+        fe += (unsigned long long)deg[j];
+      }
+      const bool big = fresh[j] && deg[j] >= FB_BIG;
+      fb_stage_big<false>(L, big, v, deg[j], sbuf, hfill, lane);
+      fb_stage<false>(L, fresh[j] && !big, v, sbuf, fill, lane);
+    }
+  }
+  if (fill) fb_flush<false>(L, sbuf, fill, lane);
+  if (hfill) fb_flush_big<false>(L, sbuf, hfill, lane);
 }
 
 // Pull, phase A: the heavy rows' chunks; any warp takes any chunk of an unvisited heavy

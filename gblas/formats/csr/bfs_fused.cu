@@ -91,16 +91,22 @@ __device__ __forceinline__ void fb_block_levels(const FbGraph& g, FbLoop& st, lo
   }
 }
 
+// Whether push level st.k (its direction taken, not block levels) is a marked push: from a
+// queue over at least mark_edges frontier edges (0: never), bfs_common.cuh's fb_push_mark.
+__device__ __forceinline__ bool fb_mark_level(const FbLoop& st, long long mark_edges) {
+  return mark_edges > 0 && st.queue_valid && (long long)st.frontier_edges >= mark_edges;
+}
+
 extern "C" __global__ void __launch_bounds__(FB_BLOCK, FB_MIN_BLOCKS)
 bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_idx,
           const long long* __restrict__ t_ptr, const fb_idx_t* __restrict__ t_idx,
           const unsigned int* __restrict__ dead,
           long long n, long long nnz, long long source, int mode, int want_parents, int sym,
           double alpha, double beta1, double beta2, long long small_edges,
-          long long eager_edges, int pull_serial,
+          long long eager_edges, long long mark_edges, int pull_serial,
           long long nheavy, int resume, int stop,
           int* lvl, int* par, int* q0, int* q1, long long* own0, long long* own1,
-          unsigned int* vis0, unsigned int* vis1, long long* heavy,
+          unsigned int* vis0, unsigned int* vis1, unsigned char* mark, long long* heavy,
           unsigned long long* ctr,  // 36 words, zero at launch (20 counters, gst)
           long long* out_levels, bool* out_bits, long long* out_parents,
           unsigned long long* out_count, unsigned int* meta) {
@@ -114,7 +120,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
   __shared__ FbLoop st;
   __shared__ int s_stop;  // this launch stops here (thread 0 decides)
 #ifndef FB_PULL_ONLY
-  __shared__ int s_stage[FB_BLOCK / 32][FB_STAGE];
+  __shared__ int s_stage[FB_BLOCK / 32][FB_WARP_STAGE];
   __shared__ unsigned long long s_ctr[12];  // block levels' counters
   // The counters of grid level s_cin_k as thread 0 read them after its grid sync: the next
   // level's push reads its frontier's size from here, not from L2 again (one round trip of
@@ -158,6 +164,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
     if (tid == 0) {
       meta[3] = (unsigned int)(st.t_last - t_start);
       meta[5] = 0u;
+      meta[6] = 0u;  // steps run as marked pushes
     }
   }
 #endif
@@ -220,10 +227,16 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
         grid.sync();
         L.c_in = ctr + 16;
       }
-      // (a push after a pull has no frontier_edges count, 0: it takes the probe)
-      fb_push(g, L, acc, sbuf, gwarp, nwarps, lane,
-              eager_edges > 0 && st.queue_valid &&
-                  (long long)st.frontier_edges <= eager_edges);
+      if (fb_mark_level(st, mark_edges)) {  // the same decision in every block
+        fb_push_mark(g, L, mark, g.parents, gwarp, nwarps, lane);
+        grid.sync();
+        fb_mark_finish(g, L, n, mark, (k & 1) ? vis0 : vis1, acc, sbuf, gwarp, nwarps, lane);
+      } else {
+        // (a push after a pull has no frontier_edges count, 0: it takes the probe)
+        fb_push(g, L, acc, sbuf, gwarp, nwarps, lane,
+                eager_edges > 0 && st.queue_valid &&
+                    (long long)st.frontier_edges <= eager_edges);
+      }
     } else
 #endif
     {
@@ -245,7 +258,12 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
 #pragma unroll
       for (int i = 0; i < 4; ++i) s_cin[i] = __ldcg(L.c_out + i);
       s_cin_k = k;
+      const bool marked = do_push && fb_mark_level(st, mark_edges);
       fb_finish<true>(st, s_cin, ctr, n, meta, tid == 0);
+      if (marked) {
+        st.vis_valid = 1;  // fb_mark_finish wrote the bitmap the next pull reads
+        if (tid == 0) meta[6] += 1u;
+      }
     }
 #endif
     // no barrier needed here: the one at the top of the loop orders these writes

@@ -69,6 +69,20 @@ KEEP_SCRATCH_SHARE = 1 / 8
 # Pull: in-neighbours a lane checks alone before the warp takes the rest of its row (8 -> 16:
 # urand:22 kernel 0.594 -> 0.525 ms, kron:22/24 and urand:24 unchanged; H100, 2026-11-27).
 PULL_SERIAL = 16
+# Marked push levels: a push of the whole grid from a queue over at least this many frontier
+# edges per vertex of the graph marks its targets (a byte a vertex, plain stores) and claims
+# them in a second pass over the marks (bfs_common.cuh's fb_push_mark). Kernel µs, H200, 16
+# sources, 2026-11-29, against none: kron:22 336 -> 305 at 1/8 (307 at 1, 304 at 1/4),
+# urand:22 361 -> 354 at 1/8 (362 at 1: none of its levels is that wide); every push level
+# from a queue marked (any share near 0): kron:22's second level 24 -> 30 µs.
+MARK_SHARE = 0.125
+
+
+def mark_edges_for(n: int) -> int:
+    """fused_bfs's default ``mark_edges`` for a graph of ``n`` vertices (MARK_SHARE)."""
+    return max(1, int(MARK_SHARE * n))
+
+
 # The kernel's __launch_bounds__ minimum of resident blocks per SM (FB_MIN_BLOCKS): 4 lets
 # ptxas use 64 registers without spills; 6 (40 registers) and 8 (32) spill a little.
 MIN_BLOCKS = 4
@@ -161,9 +175,9 @@ def _default_blocks_per_sm(n: int, nnz: int, fit: int) -> int:
 
 
 # bfs_fused's parameters: 4 CSR arrays and Aᵀ's empty rows; n, nnz, source; mode, parents,
-# sym; alpha, beta1, beta2; small_edges, eager_edges, pull_serial, nheavy; resume, stop;
-# 15 state and output arrays.
-_FUSED_ARGS = "ppppp" + "qqq" + "iii" + "ddd" + "qqiq" + "ii" + "p" * 15
+# sym; alpha, beta1, beta2; small_edges, eager_edges, mark_edges, pull_serial, nheavy;
+# resume, stop; 16 state and output arrays.
+_FUSED_ARGS = "ppppp" + "qqq" + "iii" + "ddd" + "qqqiq" + "ii" + "p" * 16
 
 
 @functools.cache
@@ -251,9 +265,9 @@ def _chunk_cap(nnz: int) -> int:
 
 def scratch_bytes(n: int, nnz: int) -> int:
     """Bytes of one search's scratch (Work.alloc_scratch): lvl, par and two queues (16 n),
-    the step log (4 n + 32 KB), two bitmaps (n / 4) and two chunk lists (the heavy rows'
-    chunk list is the transpose's, made once: CSR.row_chunks)."""
-    return 20 * n + n // 4 + 16 * _chunk_cap(nnz) + 4 * (8 + _TLOG)
+    the step log (4 n + 32 KB), two bitmaps (n / 4), the marks (n) and two chunk lists (the
+    heavy rows' chunk list is the transpose's, made once: CSR.row_chunks)."""
+    return 21 * n + n // 4 + 16 * _chunk_cap(nnz) + 4 * (8 + _TLOG)
 
 
 def keep_scratch(scratch: int, graph_bytes: int) -> bool:
@@ -327,6 +341,8 @@ class Work:
         w32 = cp.empty(4 * n, dtype=np.int32)
         own = cp.empty(2 * cap, dtype=np.int64)
         vis = cp.empty(2 * nwords, dtype=np.uint32)
+        # the marked push's byte a vertex: zero between levels (its second pass clears them)
+        self.mark = cp.zeros(n, dtype=np.uint8)
         # (q0 and q1 adjacent: bfs_async uses the two as one queue of 2n slots)
         self.lvl, self.par, self.q0, self.q1 = w32[:n], w32[n:2 * n], w32[2 * n:3 * n], w32[3 * n:]
         self.own0, self.own1 = own[:cap], own[cap:]
@@ -423,8 +439,8 @@ class Work:
             ptrs = self._pointers = (
                 tuple(a.data.ptr for a in graph),
                 tuple(a.data.ptr for a in (self.lvl, self.par, self.q0, self.q1, self.own0,
-                                           self.own1, self.vis0, self.vis1, self.heavy,
-                                           self.ctr)),
+                                           self.own1, self.vis0, self.vis1, self.mark,
+                                           self.heavy, self.ctr)),
                 idx32)
         return ptrs
 
@@ -434,8 +450,8 @@ class Work:
         """(levels, parents, info, host reads): the vector data built on the device from the
         outputs, and what the step log says; one host read of the log's head (two when the
         search took more than _LOG_HEAD steps). ``block_steps``: the kernel counted its
-        block levels in meta[5] (the fused kernel); ``async_search``: bfs_async ran first and
-        set meta[7] where its queue overflowed."""
+        block levels in meta[5] and its marked pushes in meta[6] (the fused kernel);
+        ``async_search``: bfs_async ran first and set meta[7] where its queue overflowed."""
         n, meta = self.n, self.meta
         at = 8 + _TLOG  # the per-step words
         size = at + min(n, _LOG_HEAD)
@@ -461,26 +477,29 @@ class Work:
                 "step_us": (step_ns / 1e3).tolist(),
                 "kernel_us": float(int(head[3]) + int(head[4]) + int(step_ns.sum())) / 1e3,
                 "start_us": float(head[3]) / 1e3, "output_us": float(head[4]) / 1e3}
-        if block_steps:
-            info["block_steps"] = int(head[5])
+        if block_steps:  # (and marked pushes: the fused kernel's counts)
+            info["block_steps"], info["mark_steps"] = int(head[5]), int(head[6])
         if async_search:  # the barrier-free kernel's queue overflowed: the fused one ran
             info["async_fallback"] = bool(head[7])
             if not info["async_fallback"]:  # levels lowered: reached - 1 and corrections
                 info["async_pushes"] = int(head[6])
+                info["mark_steps"] = 0
         return levels, pi, info, reads
 
     def launch_args(self, graph: tuple[int, ...], state: tuple[int, ...], src: Any,
-                    mode: int, parents: bool, tune: tuple[float, float, float, int, int, int],
+                    mode: int, parents: bool,
+                    tune: tuple[float, float, float, int, int, int, int],
                     resume: int, stop: int, out: tuple[Any, ...] | None = None
                     ) -> tuple[Any, ...]:
         """The fused kernel's arguments, in _FUSED_ARGS's order, for one launch over this
         scratch (``graph``, ``state``: :meth:`pointers`; ``tune``: alpha, beta1, beta2,
         small_edges, eager_edges, pull_serial; ``out``: the outputs, default ``out_ptrs``;
         ``src`` and ``out`` may be coop_launch slots)."""
-        alpha, beta1, beta2, small_edges, eager_edges, pull_serial = tune
+        alpha, beta1, beta2, small_edges, eager_edges, mark_edges, pull_serial = tune
         return (*graph, self.n, self.csr.nnz, src, mode, int(bool(parents)),
                 int(self.csr_t is self.csr), float(alpha), float(beta1), float(beta2),
-                min(small_edges, 2**62), min(eager_edges, 2**62), pull_serial, self.nheavy,
+                min(small_edges, 2**62), min(eager_edges, 2**62), min(mark_edges, 2**62),
+                pull_serial, self.nheavy,
                 resume, stop, *state, *(self.out_ptrs if out is None else out),
                 self.meta.data.ptr)
 
@@ -500,7 +519,8 @@ class Work:
 def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto",  # noqa: N803
               alpha: float = 8.0, beta1: float = 8.0, beta2: float = 512.0,
               blocks_per_sm: int | None = None, small_edges: int = SMALL_EDGES,
-              eager_edges: int = EAGER_EDGES, pull_serial: int = PULL_SERIAL,
+              eager_edges: int = EAGER_EDGES, mark_edges: int | None = None,
+              pull_serial: int = PULL_SERIAL,
               step_log: bool = True, wide_ids: bool = False,
               max_blocks: int | None = None, min_blocks: int = MIN_BLOCKS,
               pull_blocks: int | None = PULL_MIN_BLOCKS, async_bfs: bool | None = None,
@@ -525,7 +545,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     first launch's), ``pull_grid`` (the pull levels' launch, or None), ``launches``,
     ``host_syncs`` (host reads: 1, 2 past 4096 steps), ``levels_per_sync`` (the levels:
     the host reads nothing between them), ``small_edges``, ``eager_edges`` and
-    ``block_steps`` (the steps run as block levels) and ``kernel``.
+    ``block_steps`` (the steps run as block levels), ``mark_edges`` and ``mark_steps`` (the
+    steps run as marked pushes) and ``kernel``.
     ``direction``: ``"auto"`` (LAGraph's rule with ``alpha``, ``beta1``, ``beta2``),
     ``"push"`` or ``"pull"``. Pull reads the CSR of Aᵀ (A's cached transpose).
     ``blocks_per_sm`` (a tuning knob) caps the blocks launched per SM; by default
@@ -534,8 +555,12 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     out-edges runs in one block, without a grid-wide barrier. ``eager_edges`` (a tuning
     knob; 0 turns it off): a push level of the grid from a queue (not the first push after
     a pull) over at most that many frontier edges claims its targets without probing their
-    levels first. ``pull_serial`` (a tuning knob, >= 1): in-neighbours a lane of a pull
-    level checks alone before its warp takes the rest of the row. The kernel reads int32
+    levels first. ``mark_edges`` (a tuning knob; 0 turns it off, None:
+    :func:`mark_edges_for` the graph): a push level of the grid from a queue over at least
+    that many frontier edges marks its targets in a bitmap and claims them in a second pass
+    over it, not by a claim per edge (bfs_common.cuh's fb_push_mark). ``pull_serial`` (a
+    tuning knob, >= 1): in-neighbours a lane of a pull level checks alone before its warp
+    takes the rest of the row. The kernel reads int32
     column ids (copies kept on the CSRs) where they fit; ``wide_ids=True`` (a tuning knob)
     makes it read the int64 ones.
     ``max_blocks`` (a tuning knob) caps the blocks of the whole grid (every loop is
@@ -580,8 +605,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     # (the thresholds are checked numbers, parents, wide_ids and step_log truth values: as
     # floats and bools they are hashable whatever the caller gave)
     knobs = Knobs(direction, bool(parents), float(alpha), float(beta1), float(beta2),
-                  blocks_per_sm, small_edges,
-                  eager_edges, pull_serial, bool(wide_ids), max_blocks, min_blocks, pull_blocks,
+                  blocks_per_sm, small_edges, eager_edges, mark_edges, pull_serial,
+                  bool(wide_ids), max_blocks, min_blocks, pull_blocks,
                   async_bfs, async_cap, async_sleep_ns, async_claim, async_profile,
                   async_look, bool(step_log))
     # the key holds the types too (True == 1, yet async_look=1 is an error)
@@ -623,7 +648,7 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
             w.release()
     searched_async = prep.use_async and not info.get("async_fallback", False)
     info.update(grid=prep.grid, block=_BLOCK, small_edges=small_edges,
-                eager_edges=eager_edges, host_syncs=reads,
+                eager_edges=eager_edges, mark_edges=prep.mark_edges, host_syncs=reads,
                 kernel=bfs_async.KERNEL_NAME if searched_async else KERNEL_NAME,
                 id_bits=32 if prep.idx32 else 64, launches=len(prep.launches),
                 pull_grid=prep.pull_grid, async_grid=prep.async_grid,
@@ -642,6 +667,7 @@ class Knobs(NamedTuple):
     blocks_per_sm: int | None
     small_edges: int
     eager_edges: int
+    mark_edges: int | None
     pull_serial: int
     wide_ids: bool
     max_blocks: int | None
@@ -664,7 +690,10 @@ def check_knobs(k: Knobs) -> None:
     if k.async_bfs and k.direction == "pull":
         raise InvalidValue("async_bfs=True pushes every level; it takes direction 'auto' or "
                            "'push', got 'pull'")
-    for name, v in (("small_edges", k.small_edges), ("eager_edges", k.eager_edges)):
+    for name, v in (("small_edges", k.small_edges), ("eager_edges", k.eager_edges),
+                    ("mark_edges", k.mark_edges)):
+        if name == "mark_edges" and v is None:
+            continue
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise InvalidValue(f"{name} must be a non-negative int, got {v!r}")
     serial = k.pull_serial
@@ -714,7 +743,9 @@ class Prepared:
             plan = [(plan[0][0], plan[0][1], 0, 3)]
         self.grid = plan[0][1]
         self.pull_grid = plan[1][1] if len(plan) > 1 else None
-        tune = (k.alpha, k.beta1, k.beta2, k.small_edges, k.eager_edges, k.pull_serial)
+        self.mark_edges = mark_edges_for(w.n) if k.mark_edges is None else k.mark_edges
+        tune = (k.alpha, k.beta1, k.beta2, k.small_edges, k.eager_edges, self.mark_edges,
+                k.pull_serial)
         for mb, grid, resume, stop in plan:
             self.launches.append(PackedLaunch(
                 _fused_launch(dev, idx32, mb, resume == 1 and stop == 2), grid, _BLOCK,
