@@ -341,8 +341,6 @@ class Work:
         w32 = cp.empty(4 * n, dtype=np.int32)
         own = cp.empty(2 * cap, dtype=np.int64)
         vis = cp.empty(2 * nwords, dtype=np.uint32)
-        # the marked push's byte a vertex: zero between levels (its second pass clears them)
-        self.mark = cp.zeros(n, dtype=np.uint8)
         # (q0 and q1 adjacent: bfs_async uses the two as one queue of 2n slots)
         self.lvl, self.par, self.q0, self.q1 = w32[:n], w32[n:2 * n], w32[2 * n:3 * n], w32[3 * n:]
         self.own0, self.own1 = own[:cap], own[cap:]
@@ -436,6 +434,9 @@ class Work:
         ptrs = self.__dict__.get("_pointers")
         if ptrs is None:
             graph, idx32 = self.fused_graph()
+            # the marked push's byte a vertex (the fused kernel's alone): zero between
+            # levels, its second pass clears what the first set
+            self.mark = _cp().zeros(self.n, dtype=np.uint8)
             ptrs = self._pointers = (
                 tuple(a.data.ptr for a in graph),
                 tuple(a.data.ptr for a in (self.lvl, self.par, self.q0, self.q1, self.own0,
