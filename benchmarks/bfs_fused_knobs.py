@@ -5,7 +5,7 @@ levels (``eager_edges``), marked push levels (``mark_edges``), the pull's serial
 blocks per SM the kernel is compiled for (``min_blocks``; ``pull_blocks``: the pull levels'
 launch, 0 for one launch), the barrier-free kernel (``async_bfs=0|1``, ``async_sleep_ns``,
 ``async_claim``, its look build ``async_look=1`` (the default) or the build without it
-``async_look=0``, its profile build ``async_profile=1``).
+``async_look=0``, its profile build ``async_profile=1``), and parents (``parents=1``).
 
 For each graph and source, every configuration runs back to back (interleaved, so a noisy
 machine shifts them together); the table gives the median device time of the kernel
@@ -48,7 +48,8 @@ _KNOBS = {"small_edges": int, "eager_edges": int, "mark_edges": int, "pull_seria
           "pull_blocks": lambda v: int(v) or None, "alpha": float,
           "beta1": float, "beta2": float, "async_bfs": lambda v: bool(int(v)),
           "async_sleep_ns": int, "async_cap": int, "async_claim": int,
-          "async_profile": lambda v: bool(int(v)), "async_look": lambda v: bool(int(v))}
+          "async_profile": lambda v: bool(int(v)), "async_look": lambda v: bool(int(v)),
+          "parents": lambda v: bool(int(v))}
 
 
 def parse_configs(text: str) -> list[dict[str, Any]]:
