@@ -73,8 +73,10 @@ PULL_SERIAL = 16
 # edges per vertex of the graph marks its targets (a byte a vertex, plain stores) and claims
 # them in a second pass over the marks (bfs_common.cuh's fb_push_mark). Kernel µs, H200, 16
 # sources, 2026-11-29, against none: kron:22 336 -> 305 at 1/8 (307 at 1, 304 at 1/4),
-# urand:22 361 -> 354 at 1/8 (362 at 1: none of its levels is that wide); every push level
-# from a queue marked (any share near 0): kron:22's second level 24 -> 30 µs.
+# urand:22 361 -> 354 at 1/8 (362 at 1: none of its levels is that wide), urand:24 1934 ->
+# 1133, kron:24 938 -> 922; on another H200, whose claiming push ran kron's hub level faster,
+# kron:22 292 -> 306 (docs/gpu_bfs_notes.md §11). Every push level from a queue marked (a
+# share near 0): kron:22's second level 24 -> 30 µs.
 MARK_SHARE = 0.125
 
 
@@ -494,8 +496,8 @@ class Work:
                     ) -> tuple[Any, ...]:
         """The fused kernel's arguments, in _FUSED_ARGS's order, for one launch over this
         scratch (``graph``, ``state``: :meth:`pointers`; ``tune``: alpha, beta1, beta2,
-        small_edges, eager_edges, pull_serial; ``out``: the outputs, default ``out_ptrs``;
-        ``src`` and ``out`` may be coop_launch slots)."""
+        small_edges, eager_edges, mark_edges, pull_serial; ``out``: the outputs, default
+        ``out_ptrs``; ``src`` and ``out`` may be coop_launch slots)."""
         alpha, beta1, beta2, small_edges, eager_edges, mark_edges, pull_serial = tune
         return (*graph, self.n, self.csr.nnz, src, mode, int(bool(parents)),
                 int(self.csr_t is self.csr), float(alpha), float(beta1), float(beta2),
@@ -558,8 +560,8 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
     a pull) over at most that many frontier edges claims its targets without probing their
     levels first. ``mark_edges`` (a tuning knob; 0 turns it off, None:
     :func:`mark_edges_for` the graph): a push level of the grid from a queue over at least
-    that many frontier edges marks its targets in a bitmap and claims them in a second pass
-    over it, not by a claim per edge (bfs_common.cuh's fb_push_mark). ``pull_serial`` (a
+    that many frontier edges marks its targets (a byte a vertex) and claims them in a second
+    pass over the marks, not by a claim per edge (bfs_common.cuh's fb_push_mark). ``pull_serial`` (a
     tuning knob, >= 1): in-neighbours a lane of a pull level checks alone before its warp
     takes the rest of the row. The kernel reads int32
     column ids (copies kept on the CSRs) where they fit; ``wide_ids=True`` (a tuning knob)
