@@ -133,7 +133,7 @@ bfs_bvss(const long long* __restrict__ a_ptr, const long long* __restrict__ a_id
          unsigned long long* ctr,  // 24 words, zero at launch (20..21: queue lengths)
          long long* out_levels, bool* out_bits, long long* out_parents, unsigned int* meta) {
   cg::grid_group grid = cg::this_grid();
-  __shared__ int s_stage[FB_BLOCK / 32][FB_WARP_STAGE];
+  __shared__ int s_stage[FB_BLOCK / 32][FB_STAGE];
   __shared__ FbLoop st;
   const unsigned long long t_start = fb_clock();
   const int lane = threadIdx.x & 31;

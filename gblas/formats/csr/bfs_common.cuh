@@ -92,16 +92,17 @@
 #define FB_CHUNK 256
 #define FB_STAGE 128   // push: per-warp staging buffer of the queue (ints, shared memory)
 #ifndef FB_HSTAGE
-#define FB_HSTAGE 64   // push: hubs a warp stages before it reserves their chunk entries
+#define FB_HSTAGE 64   // marked push: hubs a warp stages before it reserves their chunks
 #endif
-// a warp's staging in shared memory: the queue's, then the hubs' ids and chunk counts
+// a warp's staging in the fused kernel's shared memory: the queue's, then (the marked
+// push's second pass) the hubs' ids and chunk counts
 #define FB_WARP_STAGE (FB_STAGE + 2 * FB_HSTAGE)
 #define FB_PB 2        // push: edges a lane has in flight at once (4 spills at 64 registers)
 #ifndef FB_MPB
 #define FB_MPB 4       // marked push: edges a lane has in flight at once (no claim chain)
 #endif
 #ifndef FB_MW
-#define FB_MW 8        // marked push's second pass: words of 32 vertices a warp takes a round
+#define FB_MW 4        // marked push's second pass: words of 32 vertices a warp takes a round
 #endif
 #define FB_SERIAL 8    // pull (level kernels): in-neighbours a lane checks alone first
 #define FB_BATCH 4     // pull: in-neighbours a lane loads at once
@@ -249,11 +250,12 @@ __device__ __forceinline__ void fb_flush_big(const FbLevel& L, int* sbuf, int& h
 }
 
 // Warp-synchronous: stage the lanes' new hubs (`big`: v of out-degree deg >= FB_BIG) for
-// the next level's chunk list (hfill is warp-uniform). Staged, not appended at once: a
-// level of a Kronecker graph claims ~10^5 hubs, and an add on the same two counters for
-// each warp that claimed one queued up at their L2 slice (kron:22's third level, H200:
-// the marked push 372 -> 240 µs by adding once per 8 words, 214 staged; the claiming push
-// unchanged).
+// the next level's chunk list (hfill is warp-uniform; the marked push's second pass).
+// Staged, not appended at once: that pass meets a level's ~10^5 hubs within a few µs, and
+// an add on the same two counters for each warp round that found one queued up at their
+// L2 slice (kron:22's third level, H200: 372 -> 240 µs adding once per 8 words, 214
+// staged). The claiming push appends per round (fb_enqueue_big): staging there measured
+// no change, and its registers made the BVSS kernel, which shares fb_push, spill.
 template <bool LOCAL>
 __device__ __forceinline__ void fb_stage_big(const FbLevel& L, bool big, int v, long long deg,
                                              int* sbuf, int& hfill, int lane) {
@@ -293,8 +295,7 @@ template <bool LOCAL>
 __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& L,
                                                const bool (&ok)[FB_PB], const int (&u)[FB_PB],
                                                const int (&v)[FB_PB], unsigned long long& fe,
-                                               int* sbuf, int& fill, int& hfill, int lane,
-                                               bool eager) {
+                                               int* sbuf, int& fill, int lane, bool eager) {
   int old[FB_PB];
   long long deg[FB_PB];
   if (LOCAL || eager) {
@@ -318,7 +319,7 @@ __device__ __forceinline__ void fb_visit_batch(const FbGraph& g, const FbLevel& 
     bool claim = ok[b] && old[b] == -1;
     if (claim) fe += (unsigned long long)deg[b];
     const bool big = claim && deg[b] >= FB_BIG;
-    fb_stage_big<LOCAL>(L, big, v[b], deg[b], sbuf, hfill, lane);
+    fb_enqueue_big<LOCAL>(L, big, v[b], deg[b], lane);
     claim = claim && !big;
     // claimed at this level (by us or by another frontier vertex): keep the smallest parent
     if (g.parents && ok[b] && (old[b] == -1 || old[b] == L.k)) atomicMin(&g.par[v[b]], u[b]);
@@ -376,14 +377,13 @@ template <bool LOCAL = false>
 __device__ __forceinline__ void fb_push(const FbGraph& g, const FbLevel& L,
                                         unsigned long long& fe, int* sbuf, long long gwarp,
                                         long long nwarps, int lane, bool eager = false) {
-  int fill = 0, hfill = 0;
+  int fill = 0;
   fb_push_edges<FB_PB>(g, L, gwarp, nwarps, lane, [&](const bool (&bok)[FB_PB],
                                                       const int (&bu)[FB_PB],
                                                       const int (&bv)[FB_PB]) {
-    fb_visit_batch<LOCAL>(g, L, bok, bu, bv, fe, sbuf, fill, hfill, lane, eager);
+    fb_visit_batch<LOCAL>(g, L, bok, bu, bv, fe, sbuf, fill, lane, eager);
   });
   if (fill) fb_flush<LOCAL>(L, sbuf, fill, lane);
-  if (hfill) fb_flush_big<LOCAL>(L, sbuf, hfill, lane);
 }
 
 // Marked push, first pass (a wide push level: docs/gpu_bfs_notes.md §11): every frontier

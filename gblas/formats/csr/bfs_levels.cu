@@ -79,7 +79,7 @@ extern "C" __global__ void __launch_bounds__(FB_BLOCK) bfs_lv_prep(FB_GRID_ARGS)
 
 // Push or pull of level st.k.
 extern "C" __global__ void __launch_bounds__(FB_BLOCK, FB_MIN_BLOCKS) bfs_lv_phase(FB_GRID_ARGS) {
-  __shared__ int s_stage[FB_BLOCK / 32][FB_WARP_STAGE];
+  __shared__ int s_stage[FB_BLOCK / 32][FB_STAGE];
   const FbLoop* st = state;
   if (st->done) return;
   const int k = (int)st->k;
