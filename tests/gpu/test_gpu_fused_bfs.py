@@ -328,7 +328,7 @@ def test_fused_eager_levels(name: str, eager_edges: int) -> None:
 @pytest.mark.parametrize("name", ["road3000", "grid40x70", "hub", "directed800", "kron12",
                                   "many_hubs", "heavy_in"])
 def test_fused_marked_pushes(name: str, mark_edges: int) -> None:
-    """Marked pushes (targets marked in a bitmap, claimed in a second pass): none, every
+    """Marked pushes (targets marked, a byte a vertex, claimed in a second pass): none, every
     grid push from a queue, and the wide ones; block and eager levels off so that the grid
     pushes are many. With parents (the pass that probes lvl first) and without (levels
     only: no probe), the CPU's results and directions."""
@@ -571,6 +571,8 @@ def test_fused_api_errors() -> None:
             bfs_fused.fused_bfs(A.to(GPU), 0, small_edges=bad)
         with pytest.raises(InvalidValue, match="eager_edges"):
             bfs_fused.fused_bfs(A.to(GPU), 0, eager_edges=bad)
+        with pytest.raises(InvalidValue, match="mark_edges"):
+            bfs_fused.fused_bfs(A.to(GPU), 0, mark_edges=bad)
     for bad in (0, True, 1.5):
         with pytest.raises(InvalidValue, match="pull_serial"):
             bfs_fused.fused_bfs(A.to(GPU), 0, pull_serial=bad)
