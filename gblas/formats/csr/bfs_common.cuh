@@ -223,8 +223,7 @@ __device__ __forceinline__ void fb_flush(const FbLevel& L, int* sbuf, int& fill,
 }
 
 // Warp-synchronous: the warp's staged hubs into the level's chunk list (one add per counter
-// for all of them), hub by hub, a chunk entry a lane.
-template <bool LOCAL>
+// for all of them), in staging order, 32 staged hubs a round by warp_write_chunks.
 __device__ __forceinline__ void fb_flush_big(const FbLevel& L, int* sbuf, int& hfill,
                                              int lane) {
   __syncwarp();
@@ -235,15 +234,15 @@ __device__ __forceinline__ void fb_flush_big(const FbLevel& L, int* sbuf, int& h
   const unsigned entries = warp_sum_u32(part);
   unsigned long long base = 0;
   if (lane == 0) {
-    fb_ctr_add<LOCAL>(L.c_out + 1, (unsigned long long)hfill);
-    base = fb_ctr_add<LOCAL>(L.c_out + 2, (unsigned long long)entries);
+    atomicAdd(L.c_out + 1, (unsigned long long)hfill);
+    base = atomicAdd(L.c_out + 2, (unsigned long long)entries);
   }
   base = __shfl_sync(FB_FULL, base, 0);
-  for (int i = 0; i < hfill; ++i) {
-    const unsigned cnt = (unsigned)hn[i];
-    const long long row = (long long)hv[i] << 32;
-    for (unsigned j = lane; j < cnt; j += 32) L.own_out[base + j] = row | (long long)j;
-    base += cnt;
+  for (int h0 = 0; h0 < hfill; h0 += 32) {
+    const int i = h0 + lane;
+    const bool have = i < hfill;
+    warp_write_chunks(__ballot_sync(FB_FULL, have), have ? hv[i] : 0,
+                      have ? (unsigned)hn[i] : 0u, L.own_out, base, lane);
   }
   __syncwarp();
   hfill = 0;
@@ -256,7 +255,6 @@ __device__ __forceinline__ void fb_flush_big(const FbLevel& L, int* sbuf, int& h
 // L2 slice (kron:22's third level, H200: 372 -> 240 µs adding once per 8 words, 214
 // staged). The claiming push appends per round (fb_enqueue_big): staging there measured
 // no change, and its registers made the BVSS kernel, which shares fb_push, spill.
-template <bool LOCAL>
 __device__ __forceinline__ void fb_stage_big(const FbLevel& L, bool big, int v, long long deg,
                                              int* sbuf, int& hfill, int lane) {
   const unsigned m = __ballot_sync(FB_FULL, big);
@@ -267,7 +265,7 @@ __device__ __forceinline__ void fb_stage_big(const FbLevel& L, bool big, int v, 
     sbuf[FB_STAGE + FB_HSTAGE + at] = (int)((deg + FB_CHUNK - 1) / FB_CHUNK);
   }
   hfill += __popc(m);
-  if (hfill > FB_HSTAGE - 32) fb_flush_big<LOCAL>(L, sbuf, hfill, lane);
+  if (hfill > FB_HSTAGE - 32) fb_flush_big(L, sbuf, hfill, lane);
 }
 
 // Warp-synchronous: stage the lanes' claimed vertices (fill is warp-uniform).
@@ -462,12 +460,12 @@ __device__ __forceinline__ void fb_mark_finish(const FbGraph& g, const FbLevel& 
         fe += (unsigned long long)deg[j];
       }
       const bool big = fresh[j] && deg[j] >= FB_BIG;
-      fb_stage_big<false>(L, big, v, deg[j], sbuf, hfill, lane);
+      fb_stage_big(L, big, v, deg[j], sbuf, hfill, lane);
       fb_stage<false>(L, fresh[j] && !big, v, sbuf, fill, lane);
     }
   }
   if (fill) fb_flush<false>(L, sbuf, fill, lane);
-  if (hfill) fb_flush_big<false>(L, sbuf, hfill, lane);
+  if (hfill) fb_flush_big(L, sbuf, hfill, lane);
 }
 
 // Pull, phase A: the heavy rows' chunks; any warp takes any chunk of an unvisited heavy

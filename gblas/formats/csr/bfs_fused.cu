@@ -216,6 +216,7 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
     }
     unsigned long long acc = 0;  // push: out-degrees of new vertices; pull: vertices found
 #ifndef FB_PULL_ONLY
+    bool marked = false;  // a marked push (it leaves the next pull's bitmap written)
     if (do_push) {
       if (!st.queue_valid) {  // after a pull: the frontier from the bitmaps, into slot 4
         FbLevel R = L;
@@ -227,7 +228,8 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
         grid.sync();
         L.c_in = ctr + 16;
       }
-      if (fb_mark_level(st, mark_edges)) {  // the same decision in every block
+      marked = fb_mark_level(st, mark_edges);  // the same decision in every block
+      if (marked) {
         fb_push_mark(g, L, mark, g.parents, gwarp, nwarps, lane);
         grid.sync();
         fb_mark_finish(g, L, n, mark, (k & 1) ? vis0 : vis1, acc, sbuf, gwarp, nwarps, lane);
@@ -258,7 +260,6 @@ bfs_fused(const long long* __restrict__ a_ptr, const fb_idx_t* __restrict__ a_id
 #pragma unroll
       for (int i = 0; i < 4; ++i) s_cin[i] = __ldcg(L.c_out + i);
       s_cin_k = k;
-      const bool marked = do_push && fb_mark_level(st, mark_edges);
       fb_finish<true>(st, s_cin, ctr, n, meta, tid == 0);
       if (marked) {
         st.vis_valid = 1;  // fb_mark_finish wrote the bitmap the next pull reads
