@@ -174,7 +174,7 @@ def bfs(A: Matrix, source: int, *, parents: bool = False, direction: str = "auto
                   method=method)
         if cuda.bfs_applies(A, **kw):
             # without stats nothing is read back: the call returns while the search runs
-            lv, pi, info = cuda.bfs(A, src, step_log=stats is not None, **kw)
+            lv, pi, info = cuda.bfs_checked(A, src, step_log=stats is not None, **kw)
             if stats is not None:
                 stats.update(levels=info["levels"], directions=info["directions"],
                              kernels=[info["kernel"]], reached=info["reached"],

@@ -8,7 +8,8 @@ operations.
   from a CUDA graph, the done flag read once per ``levels_per_sync`` levels. A matrix
   whose format is ``bvss`` (``A.to_format("bvss", reorder=...)``) runs the fused kernel
   with BVSS pull levels on 1-bit Tensor Cores (``gblas/formats/bvss/bfs_tc.py``).
-- :func:`bfs_applies` — whether :func:`bfs` can run a given call.
+- :func:`bfs_applies` — whether :func:`bfs` can run a given call; :func:`bfs_checked` runs
+  such a call without validating it again (gblas.algorithms.bfs, which has).
 
 The CSR paths give the levels, parents (smallest-index vertex one level up) and per-level
 directions of ``gblas.algorithms.bfs`` on the CPU; the BVSS path the same levels and valid
@@ -104,20 +105,45 @@ def bfs(A: Any, source: int, *, parents: bool = False, direction: str = "auto", 
         raise InvalidObject(f"desc must be a gblas.Descriptor or None, got {type(desc).__name__}")
     kw: dict[str, Any] = dict(parents=parents, direction=direction, alpha=alpha, beta1=beta1,
                               beta2=beta2)
+    return _search(impl, A, source, method, kw, levels_per_sync, desc, step_log, False)
+
+
+def bfs_checked(A: Any, source: int, *, parents: bool, direction: str, alpha: float,  # noqa: N803
+                beta1: float, beta2: float, method: str, step_log: bool
+                ) -> tuple[Any, Any, dict[str, Any]]:
+    """:func:`bfs` for a call :func:`bfs_applies` accepted, ``source`` an int id in range
+    (gblas.algorithms.bfs): the same search, validated once instead of again in each
+    layer below (the fused CSR kernel's ~10-15 µs of host time before its launch)."""
+    kw: dict[str, Any] = dict(parents=parents, direction=direction, alpha=alpha, beta1=beta1,
+                              beta2=beta2)
+    return _search(_impl(), A, source, method, kw, 8, None, step_log, True)
+
+
+def _search(impl: SimpleNamespace, A: Any, source: Any, method: str,  # noqa: N803
+            kw: dict[str, Any], levels_per_sync: int, desc: Descriptor | None,
+            step_log: bool, checked: bool) -> tuple[Any, Any, dict[str, Any]]:
+    """The search of :func:`bfs` by the kernel its method and A's format take; ``checked``:
+    the fused CSR kernel is called without validating again."""
     fmt = "csr"
     if method == "fused" and impl.bfs_tc.applies(A):  # A.to_format("bvss"): BVSS pull levels
         out = impl.bfs_tc.bvss_bfs(A, source, **kw)
         fmt = "bvss"
+    elif method == "fused" and checked:
+        fused = impl.bfs_fused
+        out = fused.search(A, source, fused.default_key(
+            kw["direction"], kw["parents"], float(kw["alpha"]), float(kw["beta1"]),
+            float(kw["beta2"]), bool(step_log)))
     elif method == "fused":
         out = impl.bfs_fused.fused_bfs(A, source, step_log=bool(step_log), **kw)
     else:
         out = impl.bfs_levels.levels_bfs(A, source, levels_per_sync=levels_per_sync, **kw)
     kernel = out[2]["kernel"]
-    impl.record(desc, "bfs", kernel, None if direction == "auto" else direction, fmt)
+    impl.record(desc, "bfs", kernel, None if kw["direction"] == "auto" else kw["direction"],
+                fmt)
     levels, parents_data, info = out
     Vector = impl.Vector  # noqa: N806
     pi = None if parents_data is None else Vector._from_data(parents_data, A.device)
     return Vector._from_data(levels, A.device), pi, info
 
 
-__all__ = ["METHODS", "bfs", "bfs_applies"]
+__all__ = ["METHODS", "bfs", "bfs_applies", "bfs_checked"]

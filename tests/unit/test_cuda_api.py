@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 import gblas as gb
@@ -467,3 +468,60 @@ def test_output_layout(parents: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     assert w.out_parents == ((npar,), np.dtype(np.int64), ("at", 8 * (1 + n)))
     assert w.out_bits == ((n,), np.dtype(np.bool_), ("at", 8 * (1 + n + npar)))
     assert w.out_levels is w.out_levels  # made once per allocation
+
+
+def test_default_key_is_fused_bfs_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gblas.cuda's validated call (bfs_checked) searches with default_key: the knobs
+    fused_bfs builds from its own defaults and these arguments, one key object per set."""
+    from gblas.formats.csr import bfs_fused
+
+    seen: list[Any] = []
+    monkeypatch.setattr(bfs_fused, "check_args", lambda A, source, **kw: int(source))
+    monkeypatch.setattr(bfs_fused, "search", lambda A, src, key: seen.append((src, key)))
+    for parents, direction, step_log in ((False, "auto", False), (True, "pull", True)):
+        bfs_fused.fused_bfs(None, 3, parents=parents, direction=direction, alpha=15,
+                            step_log=step_log)
+        key = bfs_fused.default_key(direction, parents, 15.0, 8.0, 512.0, step_log)
+        assert seen[-1] == (3, key)
+        assert type(key[0].alpha) is float and key[0].parents is parents
+        assert bfs_fused.default_key(direction, parents, 15.0, 8.0, 512.0, step_log) is key
+    with pytest.raises(InvalidValue, match="mark_edges must be a non-negative int"):
+        bfs_fused.fused_bfs(None, 0, mark_edges=-1)
+    assert len(seen) == 2  # a bad knob never reaches the search
+
+
+def test_bfs_checked_skips_the_checks(grid: gb.Matrix, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bfs_checked runs the fused CSR search with default_key and no check_args (the
+    algorithms layer validated the call), wraps its data as bfs does, and records the
+    kernel; gblas.cuda.bfs still validates."""
+    from gblas.formats.csr import bfs_fused
+    from gblas.formats.vector import VecData
+
+    impl = gb.cuda._impl()
+    data = VecData.sparse(20, gb.dtypes.INT64, np.array([0]), np.array([0]))
+    calls: list[Any] = []
+    monkeypatch.setattr(bfs_fused, "check_args", lambda *a, **k: calls.append("check"))
+    monkeypatch.setattr(bfs_fused, "search", lambda A, src, key: (
+        calls.append((src, key)) or (data, None, {"kernel": bfs_fused.KERNEL_NAME})))
+    monkeypatch.setattr(impl.bfs_tc, "applies", lambda A: False)
+    lv, pi, info = gb.cuda.bfs_checked(grid, 2, parents=False, direction="push", alpha=8,
+                                       beta1=8.0, beta2=512.0, method="fused", step_log=False)
+    assert calls == [(2, bfs_fused.default_key("push", False, 8.0, 8.0, 512.0, False))]
+    assert isinstance(lv, gb.Vector) and pi is None and lv.nvals == 1
+    assert gb.last_plan().kernel == bfs_fused.KERNEL_NAME
+    assert gb.last_plan().direction == "push"
+    with pytest.raises(NotImplementedForFormat):  # the public call checks first
+        gb.cuda.bfs(grid, 2)
+
+
+def test_fits_kept_until_the_matrix_changes() -> None:
+    """applies keeps whether A fits the kernel with A's graph properties; a change of A
+    drops it (its shape may change)."""
+    from gblas.formats.csr import bfs_fused
+
+    A = generators.grid2d(3, 3)
+    assert not bfs_fused.applies(A)  # a CPU matrix
+    assert A._props["bfs_fused_fits"] is False
+    assert not bfs_fused.applies(A, alpha=-1.0)
+    A[0, 8] << 1.0
+    assert "bfs_fused_fits" not in A._props

@@ -23,6 +23,7 @@ moves: ``bfs_common.cuh`` (the device code shared with the level kernels of
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -215,7 +216,14 @@ def applies(A: Any, *, parents: bool = False, direction: str = "auto",  # noqa: 
     launch, a known direction and positive finite thresholds."""
     if not is_matrix(A) or direction not in _MODES:
         return False
-    return _thresholds_ok(alpha, beta1, beta2) and _fits(A)
+    if not _thresholds_ok(alpha, beta1, beta2):
+        return False
+    # (kept with A's graph properties, which are dropped when A changes: its shape and
+    # device are the same until then)
+    fits = A._props.get("bfs_fused_fits")
+    if fits is None:
+        fits = A._props["bfs_fused_fits"] = _fits(A)
+    return fits
 
 
 def _fits(A: Any) -> bool:  # noqa: N803
@@ -607,18 +615,23 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                      what="fused BFS kernel")
     # (the thresholds are checked numbers, parents, wide_ids and step_log truth values: as
     # floats and bools they are hashable whatever the caller gave)
-    knobs = Knobs(direction, bool(parents), float(alpha), float(beta1), float(beta2),
-                  blocks_per_sm, small_edges, eager_edges, mark_edges, pull_serial,
-                  bool(wide_ids), max_blocks, min_blocks, pull_blocks,
-                  async_bfs, async_cap, async_sleep_ns, async_claim, async_profile,
-                  async_look, bool(step_log))
-    # the key holds the types too (True == 1, yet async_look=1 is an error)
-    key = (knobs, tuple(map(type, knobs)))
-    try:
-        _checked(key)
-    except TypeError:  # an unhashable knob: check_knobs names it
-        check_knobs(knobs)
-        raise
+    return search(A, src, knob_key(Knobs(
+        direction, bool(parents), float(alpha), float(beta1), float(beta2), blocks_per_sm,
+        small_edges, eager_edges, mark_edges, pull_serial, bool(wide_ids), max_blocks,
+        min_blocks, pull_blocks, async_bfs, async_cap, async_sleep_ns, async_claim,
+        async_profile, async_look, bool(step_log))))
+
+
+def search(A: Any, src: int, key: tuple[Knobs, tuple[type, ...]]  # noqa: N803
+           ) -> tuple[Any, Any, dict[str, Any]]:
+    """:func:`fused_bfs` from the source id ``src`` with the knobs of ``key`` (from
+    :func:`knob_key` or :func:`default_key`), for a call already validated: A, the
+    source, the direction and the thresholds (check_args, or :func:`applies` and the
+    caller's own check of the source). Checks nothing again: gblas.algorithms.bfs validates
+    a search once, not in each of its three layers (~10-15 µs of host time before the
+    launch)."""
+    knobs = key[0]
+    parents, direction, async_profile = knobs.parents, knobs.direction, knobs.async_profile
     cp = _cp()
     dev = _device_id(A.device)
     with cp.cuda.Device(dev):
@@ -629,20 +642,20 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
                 if len(w.prepared) >= _MAX_PREPARED:  # a sweep over knobs: start over
                     w.prepared.clear()
                 prep = w.prepared[key] = Prepared(w, dev, knobs)
-            w.take_outputs(knobs.parents)
+            w.take_outputs(parents)
             prof = (cp.zeros(len(bfs_async.PROFILE_KEYS), dtype=np.uint64)
                     if prep.use_async and async_profile else None)
             values = (src, *w.out_ptrs, 0 if prof is None else prof.data.ptr)
             for launch in prep.launches:
                 launch(values)
-            if step_log:
+            if knobs.step_log:
                 levels, pi, info, reads = w.results(A, parents, block_steps=True,
                                                     async_search=prep.use_async)
                 info["levels_per_sync"] = info["levels"]
             else:
                 levels, pi = w.results_unread(parents)
                 info, reads = {}, 0
-            w.after_search(knobs.parents)
+            w.after_search(parents)
             if prof is not None:
                 info["async_profile"] = dict(zip(bfs_async.PROFILE_KEYS,
                                                  (int(x) for x in prof.get()), strict=True))
@@ -650,12 +663,12 @@ def fused_bfs(A: Any, source: int, *, parents: bool = False, direction: str = "a
         finally:
             w.release()
     searched_async = prep.use_async and not info.get("async_fallback", False)
-    info.update(grid=prep.grid, block=_BLOCK, small_edges=small_edges,
-                eager_edges=eager_edges, mark_edges=prep.mark_edges, host_syncs=reads,
+    info.update(grid=prep.grid, block=_BLOCK, small_edges=knobs.small_edges,
+                eager_edges=knobs.eager_edges, mark_edges=prep.mark_edges, host_syncs=reads,
                 kernel=bfs_async.KERNEL_NAME if searched_async else KERNEL_NAME,
                 id_bits=32 if prep.idx32 else 64, launches=len(prep.launches),
                 pull_grid=prep.pull_grid, async_grid=prep.async_grid,
-                async_look=async_look if prep.use_async else None)
+                async_look=knobs.async_look if prep.use_async else None)
     return levels, pi, info
 
 
@@ -717,6 +730,31 @@ def _checked(key: tuple[Knobs, tuple[type, ...]]) -> bool:
     earlier one costs a lookup (a failed check raises, and is not remembered)."""
     check_knobs(key[0])
     return True
+
+
+def knob_key(knobs: Knobs) -> tuple[Knobs, tuple[type, ...]]:
+    """The key of a prepared search (:func:`search`): the knobs and their types (True == 1,
+    yet async_look=1 is an error), checked (InvalidValue) once per key."""
+    key = (knobs, tuple(map(type, knobs)))
+    try:
+        _checked(key)
+    except TypeError:  # an unhashable knob: check_knobs names it
+        check_knobs(knobs)
+        raise
+    return key
+
+
+@functools.lru_cache(maxsize=64)
+def default_key(direction: str, parents: bool, alpha: float, beta1: float, beta2: float,
+                step_log: bool) -> tuple[Knobs, tuple[type, ...]]:
+    """:func:`knob_key` of fused_bfs's defaults with these arguments (gblas.cuda's call),
+    made once per set: the same key object each time. Give float thresholds (the lookup
+    takes 8 == 8.0 alike, the key holds floats either way)."""
+    params = inspect.signature(fused_bfs).parameters
+    knobs = Knobs(**{f: params[f].default for f in Knobs._fields})._replace(
+        direction=direction, parents=bool(parents), alpha=float(alpha), beta1=float(beta1),
+        beta2=float(beta2), step_log=bool(step_log))
+    return knob_key(knobs)
 
 
 class Prepared:
@@ -783,4 +821,5 @@ def _launch_plan(dev: int, idx32: bool, n: int, nnz: int, direction: str,
 
 
 __all__ = ["KERNEL_NAME", "MIN_BLOCKS", "PULL_MIN_BLOCKS", "Work", "applies", "check_args",
-           "fused_bfs", "get_kernel", "module_source", "occupancy"]
+           "default_key", "fused_bfs", "get_kernel", "knob_key", "module_source", "occupancy",
+           "search"]
