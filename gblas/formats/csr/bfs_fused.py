@@ -750,11 +750,14 @@ def default_key(direction: str, parents: bool, alpha: float, beta1: float, beta2
     """:func:`knob_key` of fused_bfs's defaults with these arguments (gblas.cuda's call),
     made once per set: the same key object each time. Give float thresholds (the lookup
     takes 8 == 8.0 alike, the key holds floats either way)."""
-    params = inspect.signature(fused_bfs).parameters
-    knobs = Knobs(**{f: params[f].default for f in Knobs._fields})._replace(
+    return knob_key(_DEFAULT_KNOBS._replace(
         direction=direction, parents=bool(parents), alpha=float(alpha), beta1=float(beta1),
-        beta2=float(beta2), step_log=bool(step_log))
-    return knob_key(knobs)
+        beta2=float(beta2), step_log=bool(step_log)))
+
+
+# fused_bfs's defaults, read from its signature once (one place states them)
+_DEFAULT_KNOBS = Knobs(**{f: p.default for f, p in inspect.signature(fused_bfs).parameters.items()
+                          if f in Knobs._fields})
 
 
 class Prepared:
