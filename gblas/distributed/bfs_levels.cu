@@ -237,7 +237,7 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
                                       long long source, int want_par, int mode, long long nvals,
                                       int* par, unsigned* vis, unsigned* nb,
                                       long long* st, long long* out_lv, bool* out_bits,
-                                      unsigned long long* qn) {
+                                      unsigned long long* qbuf) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
   const bool owner = source >= lo && source < hi;
@@ -255,40 +255,58 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
     tail[0] = owner ? 1ULL : 0ULL;
     tail[1] = (unsigned long long)(c_ptr[source + 1] - c_ptr[source]);
     for (int j = 0; j < DS_WORDS; ++j) st[j] = 0;
-    qn[0] = qn[1] = 0ULL;  // the unpacks' word lists (level 0's unpack appends to list 0)
+    qbuf[0] = qbuf[1] = 0ULL;  // the unpacks' lists (level 0's unpack appends to list 0)
     st[DS_PUSH_PULL] = mode == 0;
     st[DS_DO_PUSH] = mode != 2;
     st[DS_UNEXPLORED] = nvals;
   }
 }
 
+// The frontier's words listed by the unpack of a level that found at most qcap vertices
+// (a kernel argument: bfs_levels.LIST_VERTICES; a nonzero word holds at least one, so a
+// list never overflows), for the next level's queue: the global word index and the word.
+// Two lists, a parity of the level each, in one buffer `qbuf` of uint64 words: the two
+// counts (n[parity], zeroed by the level before's unpack, or dbfs_start), then 2 qcap
+// indices, then 2 qcap words.
+struct DbList {
+  long long* w;
+  unsigned* v;
+  unsigned long long* n;
+};
+
+__device__ __forceinline__ DbList db_list(const unsigned long long* qbuf, long long qcap,
+                                          int parity) {
+  unsigned long long* b = const_cast<unsigned long long*>(qbuf);
+  return DbList{(long long*)(b + 2) + parity * qcap, (unsigned*)(b + 2 + 2 * qcap) +
+                parity * qcap, b + parity};
+}
+
 // The last level's frontier of every process (their words: part p's word j is global
 // word (offsets[p] >> 5) + j; a part is wmax words, its last four the counts) as the
 // push's queue and chunks (push levels only); cnt was cleared by dbfs_unpack. A thread a
 // word; where the last level found at most qcap vertices, a thread an entry of the
-// words its unpack listed (qw, qv, *qn: the host passes that level's parity), not a pass
-// over every part (at kron:26, P = 2, 20-25 µs a push level, the peer's over NVLink).
+// words its unpack listed (the list of `parity`, that level's), not a pass over every part
+// (at kron:26, P = 2, 20-25 µs a push level, the peer's over NVLink).
 extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
                                       const unsigned long long* __restrict__ parts,
                                       long long wmax,
                                       const long long* __restrict__ offsets, int nparts,
                                       int* q_out, long long* ch_out, unsigned long long* cnt,
                                       const long long* __restrict__ st, long long push_warps,
-                                      const long long* __restrict__ qw,
-                                      const unsigned* __restrict__ qv,
-                                      const unsigned long long* __restrict__ qn,
-                                      long long qcap) {
+                                      const unsigned long long* __restrict__ qbuf,
+                                      long long qcap, int parity) {
   if (!db_runs(st, true)) return;
   const long long ch = db_chunk_size(st, nparts, push_warps);
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
-  if (st[DS_NQ] <= qcap) {  // the last unpack listed the frontier's words (qw, qv, qn:
-    const long long nlist = (long long)*qn;  // that level's parity, chosen by the host)
+  if (st[DS_NQ] <= qcap) {  // the last unpack listed the frontier's words
+    const DbList q = db_list(qbuf, qcap, parity);
+    const long long nlist = (long long)*q.n;
     for (long long base = gwarp * 32; base < nlist; base += nwarps * 32) {
       const long long e = base + lane;
-      const long long w = e < nlist ? qw[e] : 0;
-      const unsigned c = e < nlist ? qv[e] : 0u;
+      const long long w = e < nlist ? q.w[e] : 0;
+      const unsigned c = e < nlist ? q.v[e] : 0u;
       db_queue_bits(c_ptr, w << 5, c, lane, ch, q_out, ch_out, cnt);
     }
     return;
@@ -562,17 +580,6 @@ __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restri
   __syncthreads();
 }
 
-// The frontier's words listed by the unpack of a level that found at most qcap vertices
-// (a kernel argument: bfs_levels.LIST_VERTICES)
-// (a nonzero word holds at least one, so the list never overflows), for the next level's
-// queue: the global word index and the word, in two arrays a parity of the level each;
-// n[parity] counts the entries (zeroed by the level before's unpack, or dbfs_start).
-struct DbList {
-  long long* w;
-  unsigned* v;
-  unsigned long long* n;
-};
-
 // Warp-synchronous: the lane's nonzero words of x (global words w .. w + 3) appended to the
 // list, one atomicAdd a warp.
 __device__ __forceinline__ void db_list_append(const DbList& q, long long w, uint4 x, int lane) {
@@ -654,9 +661,8 @@ __device__ __forceinline__ void db_or_part(const unsigned* __restrict__ part, lo
 // stamp `seq` last). After the end it only waits and zeroes (a block that reads the done
 // flag block 0 has just set skips its share of vis, which the finished search no longer
 // reads). Every block first reads the parts' counts: a part that found nothing is not read,
-// and a level that found at most qcap vertices lists its words for the next queue
-// (qw, qv: qcap entries a parity of k; qn[k & 1] their count; qn[(k + 1) & 1] zeroed
-// for the next level). With timing, `clock` gets the device clock as block 0 starts and
+// and a level that found at most qcap vertices lists its words for the next queue (the
+// list of parity k & 1 in qbuf; the other one's count zeroed for the next level). With timing, `clock` gets the device clock as block 0 starts and
 // after its wait.
 extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ parts,
                                        long long wmax, const long long* __restrict__ offsets,
@@ -665,8 +671,8 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
                                        long long k, double alpha, double beta1, double beta2,
                                        const unsigned long long* __restrict__ flags,
                                        long long seq, int me, long long* ring, int nring,
-                                       long long* clock, long long* qw, unsigned* qv,
-                                       unsigned long long* qn, long long qcap) {
+                                       long long* clock, unsigned long long* qbuf,
+                                       long long qcap) {
   __shared__ unsigned long long s_nonzero;  // parts < 64 with vertices found this level
   __shared__ bool s_list;                   // the level found at most qcap vertices
   __shared__ bool s_done;                   // the search ended before this level
@@ -678,7 +684,7 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
   const int lane = threadIdx.x & 31;
   for (long long g = tid; g < (wmax >> 2); g += nth) ((uint4*)next)[g] = make_uint4(0u, 0u, 0u, 0u);
   if (tid < 4) clear[tid] = 0ULL;
-  if (tid == 0) qn[(k + 1) & 1] = 0ULL;  // the next level's list (the queue of k read it)
+  if (tid == 0) qbuf[(k + 1) & 1] = 0ULL;  // the next level's list (queue k read it)
   if (threadIdx.x == 0) {  // every block: the parts' counts (final: the wait came first)
     s_done = st[DS_DONE] != 0;  // (block 0 reads it before its thread 0 updates st below)
     unsigned long long found = 0, nonzero = 0;
@@ -719,7 +725,7 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
     __threadfence_system();  // the state before its stamp
     slot[DS_STAMP] = seq;
   }
-  const DbList list{qw + (k & 1) * qcap, qv + (k & 1) * qcap, qn + (k & 1)};
+  const DbList list = db_list(qbuf, qcap, (int)(k & 1));
   for (int p = 0; p < nparts; ++p) {
     if (p < 64 && !((s_nonzero >> p) & 1ULL)) continue;  // nothing found there: all zero
     db_or_part(db_part(parts, p), offsets[p], offsets[p + 1], vis, tid - lane, nth, lane,

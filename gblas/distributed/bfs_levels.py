@@ -88,6 +88,7 @@ _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in 
 # words its queue reads next (a push level's frontier), instead of the queue passing over
 # every process's words (bfs_levels.cu, DbList). Two lists of this many 12-byte entries.
 LIST_VERTICES = 65536
+_PARITY = (np.int32(0), np.int32(1))
 _MODES = {"auto": 0, "push": 1, "pull": 2}  # dbfs_start's mode
 _RING = 4  # copies of the state in flight to the host: lookahead + 1 at most
 _HOST_WAIT_S = 120.0  # the host's wait for a level's state (a peer's stall is 60 s)
@@ -185,11 +186,11 @@ class _Level:
         nch = nnz_c // _MIN_CHUNK + nnz_c // _BIG + 1 if self.gpu else 1
         self.chunks = xp.empty(nch, dtype=np.int64)
         self.cnt = xp.zeros(4, dtype=np.uint64)
-        if self.gpu:  # the unpack's lists of a small level's words, a parity of k each
-            self.qcap = LIST_VERTICES
-            self.qw = xp.empty(2 * self.qcap + 1, dtype=np.int64)
-            self.qv = xp.empty(2 * self.qcap + 1, dtype=np.uint32)
-            self.qn = xp.zeros(2, dtype=np.uint64)
+        if self.gpu:  # the unpack's lists of a small level's words, a parity of k each:
+            # two counts, 2 cap indices (int64), 2 cap words (uint32); one argument, whose
+            # conversion by CuPy costs the host ~1 µs a launch (a slice of it, ~5)
+            self.qcap = np.int64(LIST_VERTICES)
+            self.qbuf = xp.zeros(2 + 3 * LIST_VERTICES, dtype=np.uint64)
         self.ring_seq = [0] * _RING  # the sequence number of the level in each slot
         if self.gpu:  # the host's copies of the state, written by the unpack
             self.heavy = _heavy_chunks(self.t[0])
@@ -277,7 +278,7 @@ class _Level:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
                 self.c[0], *args, np.int64(self.nwords), np.int64(self.wtot),
                 np.int64(source), np.int32(parents), np.int32(mode), np.int64(nvals),
-                self.par, self.vis, nb, self.st, *self.out, self.qn))
+                self.par, self.vis, nb, self.st, *self.out, self.qbuf))
         else:
             cpu_kernels.start(self.c[0], *args, self.wtot, source, parents, mode, nvals,
                               self.par, self.vis, nb, self.st, *self.out)
@@ -295,11 +296,10 @@ class _Level:
             push, pull = not st[DS_DONE] and st[DS_DO_PUSH], not st[DS_DONE] and not st[DS_DO_PUSH]
         if push and self.gpu:
             args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
-            at = ((k - 1) & 1) * self.qcap  # the last level's list (its unpack's parity)
             self.kerns["queue"]((self.grid["queue"],), (_BLOCK,), (
                 self.c[0], self.last, *args, self.queue, self.chunks, self.cnt, self.st,
-                np.int64(self.grid["push"] * _BLOCK // 32), self.qw[at:], self.qv[at:],
-                self.qn[(k - 1) & 1:], np.int64(self.qcap)))
+                np.int64(self.grid["push"] * _BLOCK // 32), self.qbuf, self.qcap,
+                _PARITY[(k - 1) & 1]))  # the last level's list
             self.stamp(k, 5)
             self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
                 *self.c, self.a[0], np.int64(self.lo), np.int32(k), np.int32(parents),
@@ -340,8 +340,8 @@ class _Level:
             self.ring_seq[slot] = self.seq
             self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
                 self.last, *common, flags, np.int64(self.seq), np.int32(comm.rank),
-                np.uint64(self.mapped.dev), np.int32(_RING), self.clock_at(k), self.qw,
-                self.qv, self.qn, np.int64(self.qcap)))
+                np.uint64(self.mapped.dev), np.int32(_RING), self.clock_at(k), self.qbuf,
+                self.qcap))
             self.stamp(k, 4)
             self.seq += 1
         else:
