@@ -207,25 +207,6 @@ extern "C" __global__ void dbfs_block_keys(const long long* __restrict__ t_ptr,
   }
 }
 
-// a[0..len) = 0 but a[at] = val (at < 0: none), 16 bytes a store (a 16-byte aligned),
-// grid-stride.
-template <class T>
-__device__ __forceinline__ void db_fill16(T* a, long long len, long long at, T val,
-                                          long long tid, long long nth) {
-  constexpr int per = 16 / sizeof(T);
-  const long long ng = len / per;
-  for (long long g = tid; g < ng; g += nth) {
-    union {
-      uint4 v;
-      T e[per];
-    } x;
-    x.v = make_uint4(0u, 0u, 0u, 0u);
-    if (at >= g * per && at < (g + 1) * per) x.e[at - g * per] = val;
-    reinterpret_cast<uint4*>(a)[g] = x.v;
-  }
-  for (long long i = ng * per + tid; i < len; i += nth) a[i] = i == at ? val : T(0);
-}
-
 // Level 0: nothing reached but the source (out_bits), vis = {source}, par = INT_MAX (with
 // parents), the source's bit in its owner's newbits `nb` (this level's buffer, zeroed by
 // the last level's unpack or at allocation) and the level's counts in its tail (the owner:
@@ -236,81 +217,45 @@ extern "C" __global__ void dbfs_start(const long long* __restrict__ c_ptr, long 
                                       long long hi, long long nwords, long long wtot,
                                       long long source, int want_par, int mode, long long nvals,
                                       int* par, unsigned* vis, unsigned* nb,
-                                      long long* st, long long* out_lv, bool* out_bits,
-                                      unsigned long long* qbuf) {
+                                      long long* st, long long* out_lv, bool* out_bits) {
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
   const bool owner = source >= lo && source < hi;
-  const long long nl = hi - lo, is = owner ? source - lo : -1;
-  if (want_par)
-    for (long long i = tid; i < nl; i += nth) par[i] = i == is ? (int)source : DB_INT_MAX;
-  // out_bits and vis 16 bytes a store (both allocations are 256-byte aligned): a byte a
-  // thread, the kron:26 block's 34 MB took 43 µs at P = 2
-  db_fill16((unsigned char*)out_bits, nl, is, (unsigned char)1, tid, nth);
-  db_fill16(vis, nwords, source >> 5, 1u << (source & 31), tid, nth);
+  for (long long i = tid; i < hi - lo; i += nth) {
+    const bool src = i + lo == source;
+    if (want_par) par[i] = src ? (int)source : DB_INT_MAX;
+    out_bits[i] = src;
+    if (src) out_lv[i] = 0;
+  }
+  for (long long w = tid; w < nwords; w += nth)
+    vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
   if (tid == 0) {
-    if (owner) out_lv[is] = 0;
     if (owner) nb[(source >> 5) - (lo >> 5)] = 1u << (source & 31);
     unsigned long long* tail = (unsigned long long*)(nb + wtot - 4);
     tail[0] = owner ? 1ULL : 0ULL;
     tail[1] = (unsigned long long)(c_ptr[source + 1] - c_ptr[source]);
     for (int j = 0; j < DS_WORDS; ++j) st[j] = 0;
-    qbuf[0] = qbuf[1] = 0ULL;  // the unpacks' lists (level 0's unpack appends to list 0)
     st[DS_PUSH_PULL] = mode == 0;
     st[DS_DO_PUSH] = mode != 2;
     st[DS_UNEXPLORED] = nvals;
   }
 }
 
-// The frontier's words listed by the unpack of a level that found at most qcap vertices
-// (a kernel argument: bfs_levels.LIST_VERTICES; a nonzero word holds at least one, so a
-// list never overflows), for the next level's queue: the global word index and the word.
-// Two lists, a parity of the level each, in one buffer `qbuf` of uint64 words: the two
-// counts (n[parity], zeroed by the level before's unpack, or dbfs_start), then 2 qcap
-// indices, then 2 qcap words.
-struct DbList {
-  long long* w;
-  unsigned* v;
-  unsigned long long* n;
-};
-
-__device__ __forceinline__ DbList db_list(const unsigned long long* qbuf, long long qcap,
-                                          int parity) {
-  unsigned long long* b = const_cast<unsigned long long*>(qbuf);
-  return DbList{(long long*)(b + 2) + parity * qcap, (unsigned*)(b + 2 + 2 * qcap) +
-                parity * qcap, b + parity};
-}
-
 // The last level's frontier of every process (their words: part p's word j is global
 // word (offsets[p] >> 5) + j; a part is wmax words, its last four the counts) as the
 // push's queue and chunks (push levels only); cnt was cleared by dbfs_unpack. A thread a
-// word; where the last level found at most qcap vertices, a thread an entry of the
-// words its unpack listed (the list of `parity`, that level's), not a pass over every part
-// (at kron:26, P = 2, 20-25 µs a push level, the peer's over NVLink).
+// word.
 extern "C" __global__ void dbfs_queue(const long long* __restrict__ c_ptr,
                                       const unsigned long long* __restrict__ parts,
                                       long long wmax,
                                       const long long* __restrict__ offsets, int nparts,
                                       int* q_out, long long* ch_out, unsigned long long* cnt,
-                                      const long long* __restrict__ st, long long push_warps,
-                                      const unsigned long long* __restrict__ qbuf,
-                                      long long qcap, int parity) {
+                                      const long long* __restrict__ st, long long push_warps) {
   if (!db_runs(st, true)) return;
   const long long ch = db_chunk_size(st, nparts, push_warps);
   const int lane = threadIdx.x & 31;
   const long long gwarp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
-  if (st[DS_NQ] <= qcap) {  // the last unpack listed the frontier's words
-    const DbList q = db_list(qbuf, qcap, parity);
-    const long long nlist = (long long)*q.n;
-    for (long long base = gwarp * 32; base < nlist; base += nwarps * 32) {
-      const long long e = base + lane;
-      const long long w = e < nlist ? q.w[e] : 0;
-      const unsigned c = e < nlist ? q.v[e] : 0u;
-      db_queue_bits(c_ptr, w << 5, c, lane, ch, q_out, ch_out, cnt);
-    }
-    return;
-  }
   const long long nw = wmax - 4;
   for (int p = 0; p < nparts; ++p) {
     const unsigned* part = db_part(parts, p);
@@ -580,48 +525,23 @@ __device__ __forceinline__ void db_wait_peers(const unsigned long long* __restri
   __syncthreads();
 }
 
-// Warp-synchronous: the lane's nonzero words of x (global words w .. w + 3) appended to the
-// list, one atomicAdd a warp.
-__device__ __forceinline__ void db_list_append(const DbList& q, long long w, uint4 x, int lane) {
-  const int c = (x.x != 0u) + (x.y != 0u) + (x.z != 0u) + (x.w != 0u);
-  const int incl = warp_inclusive_scan(c, lane);
-  const int total = __shfl_sync(DB_FULL, incl, 31);
-  if (!total) return;
-  unsigned long long at = 0;
-  if (lane == 31) at = atomicAdd(q.n, (unsigned long long)total);
-  at = __shfl_sync(DB_FULL, at, 31) + (unsigned long long)(incl - c);
-  const unsigned e[4] = {x.x, x.y, x.z, x.w};
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    if (!e[i]) continue;
-    q.w[at] = w + i;
-    q.v[at] = e[i];
-    ++at;
-  }
-}
-
 // vis |= part p's words (the block [a, b): its word j is global word (a >> 5) + j), four
 // at a time (wmax is a multiple of 4: the words past the block's span are zero). The
 // block's first and last words may hold the neighbouring blocks' vertices too (a boundary
 // inside a word), so they are ORed atomically; the words between are the block's alone.
 // Blocks of n / P vertices start on 4-word boundaries where P divides n / 128 (Kronecker
-// graphs); other blocks take a word at a time. With `list` (the level found few vertices)
-// the nonzero words are also appended to it. The loops are warp-uniform (list appends are
-// warp-synchronous); `wtid` is the warp's first thread.
+// graphs); other blocks take a word at a time.
 __device__ __forceinline__ void db_or_part(const unsigned* __restrict__ part, long long a,
-                                           long long b, unsigned* vis, long long wtid,
-                                           long long nth, int lane, const DbList* list) {
+                                           long long b, unsigned* vis, long long tid,
+                                           long long nth) {
   if (b <= a) return;
   const long long w0 = a >> 5, span = ((b - 1) >> 5) - w0 + 1;
   if ((w0 & 3) == 0) {
     const long long ng = (span + 3) >> 2;
     uint4* v = (uint4*)(vis + w0);
-    for (long long g0 = wtid; g0 < ng; g0 += nth) {
-      const long long g = g0 + lane;
-      const uint4 x = g < ng ? __ldcg((const uint4*)part + g) : make_uint4(0u, 0u, 0u, 0u);
-      const bool any = x.x | x.y | x.z | x.w;
-      if (list && __any_sync(DB_FULL, any)) db_list_append(*list, w0 + 4 * g, x, lane);
-      if (!any) continue;
+    for (long long g = tid; g < ng; g += nth) {
+      const uint4 x = __ldcg((const uint4*)part + g);
+      if (!(x.x | x.y | x.z | x.w)) continue;
       if (g == 0 || g == ng - 1) {
         unsigned* s = vis + w0 + 4 * g;
         if (x.x) atomicOr(s, x.x);
@@ -636,11 +556,8 @@ __device__ __forceinline__ void db_or_part(const unsigned* __restrict__ part, lo
     }
     return;
   }
-  for (long long j0 = wtid; j0 < span; j0 += nth) {
-    const long long j = j0 + lane;
-    const unsigned x = j < span ? __ldcg(part + j) : 0u;
-    if (list && __any_sync(DB_FULL, x != 0u))
-      db_list_append(*list, w0 + j, make_uint4(x, 0u, 0u, 0u), lane);
+  for (long long j = tid; j < span; j += nth) {
+    const unsigned x = __ldcg(part + j);
     if (!x) continue;
     if (j == 0 || j == span - 1) atomicOr(vis + w0 + j, x);
     else vis[w0 + j] |= x;
@@ -658,12 +575,9 @@ __device__ __forceinline__ void db_or_part(const unsigned* __restrict__ part, lo
 // next level, wmax words) and the queue's counters (`clear`, read last by this level's
 // push). In peer mode (`flags`: the 2P flags' addresses) the block first waits for the peers'
 // level `seq`. Thread 0 then writes the state into the host's `ring` (slot k % nring, the
-// stamp `seq` last). After the end it only waits and zeroes (a block that reads the done
-// flag block 0 has just set skips its share of vis, which the finished search no longer
-// reads). Every block first reads the parts' counts: a part that found nothing is not read,
-// and a level that found at most qcap vertices lists its words for the next queue (the
-// list of parity k & 1 in qbuf; the other one's count zeroed for the next level). With timing, `clock` gets the device clock as block 0 starts and
-// after its wait.
+// stamp `seq` last). After the end it only waits and zeroes: a thread that reads the done
+// flag thread 0 has just set skips its share of vis, which the finished search no longer
+// reads. With timing, `clock` gets the device clock as block 0 starts and after its wait.
 extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ parts,
                                        long long wmax, const long long* __restrict__ offsets,
                                        int nparts, long long n, unsigned* vis,
@@ -671,34 +585,15 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
                                        long long k, double alpha, double beta1, double beta2,
                                        const unsigned long long* __restrict__ flags,
                                        long long seq, int me, long long* ring, int nring,
-                                       long long* clock, unsigned long long* qbuf,
-                                       long long qcap) {
-  __shared__ unsigned long long s_nonzero;  // parts < 64 with vertices found this level
-  __shared__ bool s_list;                   // the level found at most qcap vertices
-  __shared__ bool s_done;                   // the search ended before this level
+                                       long long* clock) {
   if (clock && blockIdx.x == 0 && threadIdx.x == 0) clock[0] = db_clock();
   if (flags) db_wait_peers(flags, nparts, me, seq, st);
   if (clock && blockIdx.x == 0 && threadIdx.x == 0) clock[1] = db_clock();
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nth = (long long)gridDim.x * blockDim.x;
-  const int lane = threadIdx.x & 31;
   for (long long g = tid; g < (wmax >> 2); g += nth) ((uint4*)next)[g] = make_uint4(0u, 0u, 0u, 0u);
   if (tid < 4) clear[tid] = 0ULL;
-  if (tid == 0) qbuf[(k + 1) & 1] = 0ULL;  // the next level's list (queue k read it)
-  if (threadIdx.x == 0) {  // every block: the parts' counts (final: the wait came first)
-    s_done = st[DS_DONE] != 0;  // (block 0 reads it before its thread 0 updates st below)
-    unsigned long long found = 0, nonzero = 0;
-    for (int p = 0; p < nparts && !s_done; ++p) {
-      const unsigned long long f = __ldcg((const unsigned long long*)(db_part(parts, p) +
-                                                                     wmax - 4));
-      found += f;
-      if (f && p < 64) nonzero |= 1ULL << p;
-    }
-    s_nonzero = nonzero;
-    s_list = found <= qcap;
-  }
-  __syncthreads();
-  if (s_done) return;  // after the end it only waits and zeroes
+  if (st[DS_DONE]) return;
   if (tid == 0) {
     long long found = 0, scout = 0;
     for (int p = 0; p < nparts; ++p) {
@@ -725,10 +620,6 @@ extern "C" __global__ void dbfs_unpack(const unsigned long long* __restrict__ pa
     __threadfence_system();  // the state before its stamp
     slot[DS_STAMP] = seq;
   }
-  const DbList list = db_list(qbuf, qcap, (int)(k & 1));
-  for (int p = 0; p < nparts; ++p) {
-    if (p < 64 && !((s_nonzero >> p) & 1ULL)) continue;  // nothing found there: all zero
-    db_or_part(db_part(parts, p), offsets[p], offsets[p + 1], vis, tid - lane, nth, lane,
-               s_list ? &list : nullptr);
-  }
+  for (int p = 0; p < nparts; ++p)
+    db_or_part(db_part(parts, p), offsets[p], offsets[p + 1], vis, tid, nth);
 }

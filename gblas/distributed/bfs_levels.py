@@ -84,11 +84,6 @@ _BLOCK = 256
 _BIG = 256  # DB_BIG of the .cu: a frontier vertex of this C-degree is queued as chunks
 _MIN_CHUNK = 128  # DB_MIN_CHUNK: the fewest edges a chunk holds
 _HEAVY, _HCHUNK = 1024, 512  # DB_HEAVY, DB_HCHUNK: a long in-row is scanned in chunks
-# The unpack of a level that found at most this many vertices (every process's) lists the
-# words its queue reads next (a push level's frontier), instead of the queue passing over
-# every process's words (bfs_levels.cu, DbList). Two lists of this many 12-byte entries.
-LIST_VERTICES = 65536
-_PARITY = (np.int32(0), np.int32(1))
 _MODES = {"auto": 0, "push": 1, "pull": 2}  # dbfs_start's mode
 _RING = 4  # copies of the state in flight to the host: lookahead + 1 at most
 _HOST_WAIT_S = 120.0  # the host's wait for a level's state (a peer's stall is 60 s)
@@ -186,11 +181,6 @@ class _Level:
         nch = nnz_c // _MIN_CHUNK + nnz_c // _BIG + 1 if self.gpu else 1
         self.chunks = xp.empty(nch, dtype=np.int64)
         self.cnt = xp.zeros(4, dtype=np.uint64)
-        if self.gpu:  # the unpack's lists of a small level's words, a parity of k each:
-            # two counts, 2 cap indices (int64), 2 cap words (uint32); one argument, whose
-            # conversion by CuPy costs the host ~1 µs a launch (a slice of it, ~5)
-            self.qcap = np.int64(LIST_VERTICES)
-            self.qbuf = xp.zeros(2 + 3 * LIST_VERTICES, dtype=np.uint64)
         self.ring_seq = [0] * _RING  # the sequence number of the level in each slot
         if self.gpu:  # the host's copies of the state, written by the unpack
             self.heavy = _heavy_chunks(self.t[0])
@@ -278,7 +268,7 @@ class _Level:
             self.kerns["start"]((self.grid["start"],), (_BLOCK,), (
                 self.c[0], *args, np.int64(self.nwords), np.int64(self.wtot),
                 np.int64(source), np.int32(parents), np.int32(mode), np.int64(nvals),
-                self.par, self.vis, nb, self.st, *self.out, self.qbuf))
+                self.par, self.vis, nb, self.st, *self.out))
         else:
             cpu_kernels.start(self.c[0], *args, self.wtot, source, parents, mode, nvals,
                               self.par, self.vis, nb, self.st, *self.out)
@@ -298,8 +288,7 @@ class _Level:
             args = (np.int64(self.wtot), self.offsets, np.int32(self.comm.size))
             self.kerns["queue"]((self.grid["queue"],), (_BLOCK,), (
                 self.c[0], self.last, *args, self.queue, self.chunks, self.cnt, self.st,
-                np.int64(self.grid["push"] * _BLOCK // 32), self.qbuf, self.qcap,
-                _PARITY[(k - 1) & 1]))  # the last level's list
+                np.int64(self.grid["push"] * _BLOCK // 32)))
             self.stamp(k, 5)
             self.kerns["push"]((self.grid["push"],), (_BLOCK,), (
                 *self.c, self.a[0], np.int64(self.lo), np.int32(k), np.int32(parents),
@@ -340,8 +329,7 @@ class _Level:
             self.ring_seq[slot] = self.seq
             self.kerns["unpack"]((self.grid["unpack"],), (_BLOCK,), (
                 self.last, *common, flags, np.int64(self.seq), np.int32(comm.rank),
-                np.uint64(self.mapped.dev), np.int32(_RING), self.clock_at(k), self.qbuf,
-                self.qcap))
+                np.uint64(self.mapped.dev), np.int32(_RING), self.clock_at(k)))
             self.stamp(k, 4)
             self.seq += 1
         else:

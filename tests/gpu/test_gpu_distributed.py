@@ -87,30 +87,6 @@ def test_level_kernels_equal_one_gpu_search() -> None:
             assert ol.isequal(lv) and op.isequal(pi)
 
 
-@pytest.mark.parametrize("list_vertices", [0, 1, 300, 65536])
-def test_level_lists_equal_the_scans(list_vertices: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A push level's queue from the words the last unpack listed (a level that found at
-    most LIST_VERTICES vertices) or from a pass over every part's words (0: never listed;
-    1: only level 0's source; 300: some levels each way): the one-GPU search's levels,
-    parents and directions either way, from sources whose frontiers hold hubs."""
-    from gblas.distributed import bfs_levels  # noqa: PLC0415
-
-    monkeypatch.setattr(bfs_levels, "LIST_VERTICES", list_vertices)
-    comm = _nccl_comm()
-    A = gd.kronecker(13, comm=comm)  # noqa: N806 - a fresh matrix: fresh level arrays
-    M = A.local  # noqa: N806
-    for src in (0, 3, 5000):
-        for direction in ("auto", "push"):
-            st: dict = {}
-            lv, pi = bfs(A, src, parents=True, direction=direction, stats=st)
-            ref: dict = {}
-            rl, rp = bfs(M, src, parents=True, direction=direction, stats=ref)
-            assert lv.local.isequal(rl) and pi.local.isequal(rp), (src, direction)
-            assert st["directions"] == ref["directions"]
-            lv2 = bfs(A, src, direction=direction)  # the arrays reused, lists of both parities
-            assert lv2.local.isequal(rl)
-
-
 def test_two_gpus_two_processes() -> None:
     import importlib.util  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
