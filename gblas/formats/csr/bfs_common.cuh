@@ -196,13 +196,18 @@ __device__ __forceinline__ long long fb_out_degree(const FbGraph& g, int v) {
   return g.a_ptr[v + 1] - g.a_ptr[v];
 }
 
+// The chunks of FB_CHUNK edges a big vertex of out-degree deg is pushed in.
+__device__ __forceinline__ long long fb_nchunks(long long deg) {
+  return (deg + FB_CHUNK - 1) / FB_CHUNK;
+}
+
 // Warp-synchronous (every lane calls it): the lanes' new big vertices (`big`: v of out-degree
 // deg >= FB_BIG) go to the next level's chunk list, one entry per FB_CHUNK edges, with one
 // add per counter for the warp (warp_append_chunks): kron:22's third level claims ~10^5.
 template <bool LOCAL = false>
 __device__ __forceinline__ void fb_enqueue_big(const FbLevel& L, bool big, int v, long long deg,
                                                int lane) {
-  const unsigned nch = big ? (unsigned)((deg + FB_CHUNK - 1) / FB_CHUNK) : 0u;
+  const unsigned nch = big ? (unsigned)fb_nchunks(deg) : 0u;
   warp_append_chunks(big, v, nch, L.own_out, lane,
                      [&](unsigned hubs, unsigned entries) {
                        fb_ctr_add<LOCAL>(L.c_out + 1, (unsigned long long)hubs);
@@ -262,7 +267,7 @@ __device__ __forceinline__ void fb_stage_big(const FbLevel& L, bool big, int v, 
   if (big) {
     const int at = hfill + __popc(m & ((1u << lane) - 1u));
     sbuf[FB_STAGE + at] = v;
-    sbuf[FB_STAGE + FB_HSTAGE + at] = (int)((deg + FB_CHUNK - 1) / FB_CHUNK);
+    sbuf[FB_STAGE + FB_HSTAGE + at] = (int)fb_nchunks(deg);
   }
   hfill += __popc(m);
   if (hfill > FB_HSTAGE - 32) fb_flush_big(L, sbuf, hfill, lane);
@@ -650,7 +655,7 @@ __device__ __forceinline__ void fb_start(const FbGraph& g, long long n, long lon
       q0[0] = src;
       ctr[0] = 1ULL;
     } else {
-      const long long nch = (src_deg + FB_CHUNK - 1) / FB_CHUNK;
+      const long long nch = fb_nchunks(src_deg);
       for (long long j = 0; j < nch; ++j) own0[j] = ((long long)src << 32) | j;
       ctr[1] = 1ULL;
       ctr[2] = (unsigned long long)nch;

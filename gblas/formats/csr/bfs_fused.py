@@ -216,19 +216,20 @@ def applies(A: Any, *, parents: bool = False, direction: str = "auto",  # noqa: 
     launch, a known direction and positive finite thresholds."""
     if not is_matrix(A) or direction not in _MODES:
         return False
-    if not _thresholds_ok(alpha, beta1, beta2):
-        return False
-    # (kept with A's graph properties, which are dropped when A changes: its shape and
-    # device are the same until then)
-    fits = A._props.get("bfs_fused_fits")
-    if fits is None:
-        fits = A._props["bfs_fused_fits"] = _fits(A)
-    return fits
+    return _thresholds_ok(alpha, beta1, beta2) and _fits(A)
 
 
 def _fits(A: Any) -> bool:  # noqa: N803
     """A (a gblas Matrix) is square with 1 to _MAX_N vertices on a CUDA device the kernel
-    runs on."""
+    runs on. Kept with A's graph properties, which are dropped when A changes (its shape
+    and device are the same until then)."""
+    fits = A._props.get("bfs_fused_fits")
+    if fits is None:
+        fits = A._props["bfs_fused_fits"] = _fits_now(A)
+    return fits
+
+
+def _fits_now(A: Any) -> bool:  # noqa: N803
     device = A.device
     if not device.startswith("cuda"):
         return False
